@@ -1,0 +1,114 @@
+//! The command line: `lielow <subcommand>`, parsed with clap.
+
+use std::io::Write;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+
+use crate::board::BoardSize;
+use crate::perft;
+use crate::position::Position;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "lielow",
+    version,
+    about = "A Lielow engine: rules, perft, UGI protocol, search and matches"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the legal move sequences of DEPTH plies (the move generator's test).
+    Perft {
+        /// Number of plies.
+        depth: u32,
+        /// Start from this LFEN position instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Board size of the start position (ignored with --fen, whose board sets the size).
+        #[arg(long, default_value_t = 8, value_parser = parse_size)]
+        size: usize,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Split the root moves over this many threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: u32,
+    },
+}
+
+fn parse_size(text: &str) -> Result<usize, String> {
+    match text {
+        "8" => Ok(8),
+        "9" => Ok(9),
+        _ => Err(format!("'{text}' is not a board size: use 8 or 9")),
+    }
+}
+
+/// Runs the program with the process arguments; returns the exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return if error.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        None => {
+            eprintln!("lielow: give a subcommand (see lielow --help)");
+            2
+        }
+        Some(Command::Perft {
+            depth,
+            fen,
+            size,
+            divide,
+            threads,
+        }) => {
+            let position = match fen {
+                Some(text) => match Position::from_lfen(&text) {
+                    Ok(position) => position,
+                    Err(error) => {
+                        eprintln!("lielow perft: {error}");
+                        return 2;
+                    }
+                },
+                None => Position::start(BoardSize::from_n(size).expect("clap checked the size")),
+            };
+            run_perft(&position, depth, divide, threads as usize);
+            0
+        }
+    }
+}
+
+fn run_perft(position: &Position, depth: u32, divide: bool, threads: usize) {
+    let started = Instant::now();
+    let nodes = if depth == 0 {
+        1
+    } else if divide || threads > 1 {
+        let split = perft::divide(position, depth, threads);
+        if divide {
+            let mut out = std::io::stdout().lock();
+            for (mv, count) in &split {
+                let _ = writeln!(out, "{mv}: {count}");
+            }
+        }
+        split.iter().map(|(_, count)| count).sum()
+    } else {
+        perft::perft(position, depth)
+    };
+    let elapsed = started.elapsed();
+    println!("Nodes searched: {nodes}");
+    let seconds = elapsed.as_secs_f64();
+    let nps = if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    };
+    eprintln!("time {:.3} s, {:.0} nodes/s", seconds, nps);
+}

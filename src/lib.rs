@@ -1,0 +1,21 @@
+//! Lielow: exact rules, a bitboard move generator with perft, and the engine built on them.
+//!
+//! The rules and text formats are those of the project's RULES.md; `protocol.md` documents what
+//! the `lielow` program speaks.
+
+#![warn(missing_docs)]
+#![allow(missing_docs)] // TODO(before stop): document every public item and drop this.
+
+pub mod board;
+pub mod cli;
+pub mod lfen;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+mod zobrist;
+
+pub use board::{Bitboard, BoardSize, Side, Square};
+pub use lfen::LfenError;
+pub use moves::Move;
+pub use position::Position;

@@ -1,0 +1,128 @@
+//! Legal move generation and bulk move counting on the 128-bit boards.
+//!
+//! A stack of height `h` moves exactly `h` squares, so all stacks of one height and side move as
+//! one set: shift the set by `h` steps in a direction (after masking the squares whose landing
+//! would leave the board), drop landings on friendly stacks, and what remains are the moves.
+//! Counting needs no more than a popcount of that set, which is how perft bulk-counts its leaves.
+
+use arrayvec::ArrayVec;
+
+use crate::board::{Bitboard, Square, STEPS};
+use crate::moves::Move;
+use crate::position::Position;
+
+/// Upper bound on the legal moves of any position: at most 81 stacks, each with at most eight
+/// landings on the board and one bear-off.
+pub const MAX_MOVES: usize = 81 * 9;
+
+/// The legal moves of a position, on the stack (no heap allocation).
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// Which moves to generate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// Every legal move.
+    All,
+    /// Captures only (landing on an enemy stack).
+    Captures,
+    /// Moves to empty squares and bear-offs.
+    Quiets,
+}
+
+/// Appends every legal move of `position` to `list` (nothing once the game is over).
+#[inline]
+pub fn generate(position: &Position, list: &mut MoveList) {
+    generate_kind(position, Kind::All, list);
+}
+
+/// Appends the legal moves of one [`Kind`] to `list`.
+pub fn generate_kind(position: &Position, kind: Kind, list: &mut MoveList) {
+    if position.is_game_over() {
+        return;
+    }
+    let us = position.side_to_move();
+    let geometry = position.size().geometry();
+    let enemies = position.stacks(us.opponent());
+    let empty = !position.all_stacks();
+    let targets = match kind {
+        Kind::All => enemies | empty,
+        Kind::Captures => enemies,
+        Kind::Quiets => empty,
+    };
+    for height in 1..=position.size().n() {
+        let stacks = position.stacks_of_height(us, height);
+        if stacks.is_empty() {
+            continue;
+        }
+        for d in 0..8 {
+            let amount = STEPS[d] * height as i32;
+            let landings = (stacks & geometry.sources[height][d]).shifted(amount) & targets;
+            for to in landings {
+                let from = Square::from_index_unchecked((to.index() as i32 - amount) as u32);
+                list.push(Move::new(from, to, enemies.contains(to)));
+            }
+        }
+        if kind != Kind::Captures {
+            for from in stacks & geometry.bear_off[height] {
+                list.push(Move::bear_off(from));
+            }
+        }
+    }
+}
+
+/// The number of legal moves, counted without generating them.
+#[inline]
+pub fn count(position: &Position) -> u64 {
+    if position.is_game_over() {
+        return 0;
+    }
+    count_unchecked(position)
+}
+
+/// [`count`] for a position known not to be over (perft's inner loop).
+#[inline]
+pub(crate) fn count_unchecked(position: &Position) -> u64 {
+    let us = position.side_to_move();
+    let geometry = position.size().geometry();
+    let own = position.stacks(us).0;
+    let mut total = 0u32;
+    for height in 1..=position.size().n() {
+        let stacks = position.stacks_of_height(us, height).0;
+        if stacks == 0 {
+            continue;
+        }
+        let sources = &geometry.sources[height];
+        let h = height as u32;
+        // Directions 0..4 step towards higher indices, 4..8 towards lower ones (see `DIRECTIONS`).
+        for d in 0..4 {
+            let shift = STEPS[d] as u32 * h;
+            total += (((stacks & sources[d].0) << shift) & !own).count_ones();
+        }
+        for d in 4..8 {
+            let shift = (-STEPS[d]) as u32 * h;
+            total += (((stacks & sources[d].0) >> shift) & !own).count_ones();
+        }
+        total += (stacks & geometry.bear_off[height].0).count_ones();
+    }
+    u64::from(total)
+}
+
+/// Whether `side` has a stack that could land on `square` with its next move (ignoring whose
+/// turn it is). Used to see threats to a king.
+pub fn attackers(position: &Position, side: crate::board::Side, square: Square) -> Bitboard {
+    let geometry = position.size().geometry();
+    let mut found = Bitboard::EMPTY;
+    let target = square.bit();
+    for height in 1..position.size().n() {
+        let stacks = position.stacks_of_height(side, height);
+        if stacks.is_empty() {
+            continue;
+        }
+        for d in 0..8 {
+            // A stack lands on `square` moving in direction d iff it stands h steps behind it.
+            let origin = target.shifted(-STEPS[d] * height as i32) & geometry.sources[height][d];
+            found |= origin & stacks;
+        }
+    }
+    found
+}

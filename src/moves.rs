@@ -1,0 +1,198 @@
+//! The `Move` type and its canonical notation (`b2-e5`, `b5xe5`, `c4-off`).
+
+use std::fmt;
+use std::num::NonZeroU16;
+
+use crate::board::Square;
+
+/// A move, packed in 16 bits:
+///
+/// ```text
+/// bits 0..=6   origin square (0..=80)
+/// bits 7..=13  landing square (0..=80), or 127 for a bear-off
+/// bit  14      the landing square holds an enemy stack (a capture)
+/// ```
+///
+/// The origin and landing squares of a real move differ, so the packed value is never 0 and
+/// `Option<Move>` is 2 bytes too.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move(NonZeroU16);
+
+const OFF: u16 = 127;
+const CAPTURE: u16 = 1 << 14;
+
+impl Move {
+    /// A move to `to` (a capture if `capture`). `from` and `to` must differ.
+    #[inline]
+    pub fn new(from: Square, to: Square, capture: bool) -> Move {
+        debug_assert_ne!(from, to);
+        let bits =
+            from.index() as u16 | (to.index() as u16) << 7 | if capture { CAPTURE } else { 0 };
+        // `to != from`, so at least one of the two square fields is non-zero.
+        Move(NonZeroU16::new(bits).expect("a move's squares differ"))
+    }
+
+    /// The bear-off of the stack on `from`.
+    #[inline]
+    pub fn bear_off(from: Square) -> Move {
+        let bits = from.index() as u16 | OFF << 7;
+        Move(NonZeroU16::new(bits).expect("the landing field of a bear-off is non-zero"))
+    }
+
+    #[inline]
+    pub fn from(self) -> Square {
+        Square::from_index_unchecked(u32::from(self.0.get() & 0x7F))
+    }
+
+    /// The landing square; `None` for a bear-off.
+    #[inline]
+    pub fn to(self) -> Option<Square> {
+        let to = (self.0.get() >> 7) & 0x7F;
+        if to == OFF {
+            None
+        } else {
+            Some(Square::from_index_unchecked(u32::from(to)))
+        }
+    }
+
+    #[inline]
+    pub fn is_bear_off(self) -> bool {
+        (self.0.get() >> 7) & 0x7F == OFF
+    }
+
+    #[inline]
+    pub fn is_capture(self) -> bool {
+        self.0.get() & CAPTURE != 0
+    }
+
+    /// The packed bits (for the transposition table).
+    #[inline]
+    pub fn to_bits(self) -> u16 {
+        self.0.get()
+    }
+
+    /// Unpacks bits made by [`Move::to_bits`]; `None` for bits no move has. The result still has
+    /// to be checked against a position before it is played.
+    pub fn from_bits(bits: u16) -> Option<Move> {
+        let from = bits & 0x7F;
+        let to = (bits >> 7) & 0x7F;
+        let valid = bits >> 15 == 0
+            && from < 81
+            && (to < 81 || to == OFF)
+            && from != to
+            && !(to == OFF && bits & CAPTURE != 0);
+        if valid {
+            NonZeroU16::new(bits).map(Move)
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.to() {
+            None => write!(f, "{}-off", self.from()),
+            Some(to) if self.is_capture() => write!(f, "{}x{}", self.from(), to),
+            Some(to) => write!(f, "{}-{}", self.from(), to),
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// The shape of a move as written, before it is checked against a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MoveText {
+    pub from: Square,
+    /// `None` for `-off`.
+    pub to: Option<Square>,
+    pub capture: bool,
+}
+
+impl MoveText {
+    /// Parses the canonical notation. Errors say what is wrong with the text.
+    pub fn parse(text: &str) -> Result<MoveText, String> {
+        let bad = |why: &str| Err(format!("bad move '{text}': {why}"));
+        if !text.is_ascii() || text.len() < 4 {
+            return bad("expected a move like b2-e5, b5xe5 or c4-off");
+        }
+        let (from_text, rest) = text.split_at(2);
+        let Some(from) = Square::parse(from_text) else {
+            return bad("the origin square must be a1..i9");
+        };
+        let (separator, to_text) = rest.split_at(1);
+        match (separator, to_text) {
+            ("-", "off") => Ok(MoveText {
+                from,
+                to: None,
+                capture: false,
+            }),
+            ("-" | "x", _) => match Square::parse(to_text) {
+                Some(to) if to == from => bad("the landing square equals the origin"),
+                Some(to) => Ok(MoveText {
+                    from,
+                    to: Some(to),
+                    capture: separator == "x",
+                }),
+                None => bad("the landing square must be a1..i9 or 'off'"),
+            },
+            _ => bad("expected '-' or 'x' after the origin square"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_move_is_two_bytes() {
+        assert_eq!(std::mem::size_of::<Move>(), 2);
+        assert_eq!(std::mem::size_of::<Option<Move>>(), 2);
+    }
+
+    #[test]
+    fn bits_round_trip() {
+        let a1 = Square::parse("a1").unwrap();
+        let i9 = Square::parse("i9").unwrap();
+        for m in [
+            Move::new(a1, i9, true),
+            Move::new(i9, a1, false),
+            Move::bear_off(a1),
+            Move::bear_off(i9),
+        ] {
+            assert_eq!(Move::from_bits(m.to_bits()), Some(m));
+        }
+        assert_eq!(Move::from_bits(0), None);
+        assert_eq!(Move::from_bits(81), None);
+        assert_eq!(Move::from_bits(OFF << 7 | CAPTURE), None);
+    }
+
+    #[test]
+    fn notation() {
+        let m = MoveText::parse("b5xe5").unwrap();
+        assert!(m.capture);
+        assert_eq!(m.to.unwrap().to_string(), "e5");
+        assert_eq!(MoveText::parse("c4-off").unwrap().to, None);
+        for bad in [
+            "", "b2", "b2e5", "b2-e", "b2_e5", "z2-e5", "b2-e5x", "b2xoff", "b2-b2", "é2-e5",
+        ] {
+            assert!(MoveText::parse(bad).is_err(), "{bad}");
+        }
+        let m = Move::new(
+            Square::parse("b2").unwrap(),
+            Square::parse("e5").unwrap(),
+            false,
+        );
+        assert_eq!(m.to_string(), "b2-e5");
+        assert_eq!(
+            Move::bear_off(Square::parse("c4").unwrap()).to_string(),
+            "c4-off"
+        );
+    }
+}

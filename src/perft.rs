@@ -1,0 +1,53 @@
+//! perft: the number of legal move sequences of a given length, the test of move generation.
+//!
+//! The last ply is bulk-counted ([`movegen::count`]) rather than played. The root moves can be
+//! split across rayon threads; each subtree is independent, so the total is the same.
+
+use rayon::prelude::*;
+
+use crate::movegen;
+use crate::moves::Move;
+use crate::position::Position;
+
+/// perft(depth) of `position`: perft(0) = 1, and a finished game has no moves.
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if position.is_game_over() {
+        return 0;
+    }
+    count_subtree(position, depth)
+}
+
+/// perft of a position whose game is not over, `depth >= 1`.
+fn count_subtree(position: &Position, depth: u32) -> u64 {
+    if depth == 1 {
+        return movegen::count_unchecked(position);
+    }
+    let mut total = 0;
+    for mv in position.legal_moves() {
+        let child = position.play(mv);
+        if !child.is_game_over() {
+            total += count_subtree(&child, depth - 1);
+        }
+    }
+    total
+}
+
+/// perft(depth - 1) below each legal root move, in generation order (`depth >= 1`).
+/// `threads` > 1 splits the root moves over that many threads.
+pub fn divide(position: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    let moves: Vec<Move> = position.legal_moves().to_vec();
+    let below = depth.saturating_sub(1);
+    let count = |mv: &Move| (*mv, perft(&position.play(*mv), below));
+    if threads <= 1 {
+        return moves.iter().map(count).collect();
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a rayon thread pool");
+    // One task per root move; rayon's work stealing evens out subtrees of unequal size.
+    pool.install(|| moves.par_iter().with_max_len(1).map(count).collect())
+}

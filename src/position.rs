@@ -1,0 +1,435 @@
+//! The position: stacks by side and height, crowns, side to move, and the Zobrist key.
+//!
+//! `Position` is a small `Copy` value played by copy-make: [`Position::play`] returns the child
+//! and leaves the parent as it was, so the search and perft never undo a move. The game record
+//! (moves played, the starting position) lives outside it.
+
+use std::fmt;
+
+use crate::board::{Bitboard, BoardSize, Side, Square, MAX_HEIGHT, SQUARES};
+use crate::movegen::{self, MoveList};
+use crate::moves::{Move, MoveText};
+use crate::zobrist;
+
+/// A legal Lielow position of either board size, or the final position of a finished game.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// `by_height[h]`: every stack (of both sides) of height `h`; `by_height[0]` stays empty.
+    by_height: [Bitboard; MAX_HEIGHT + 1],
+    /// Every stack of each side.
+    occupied: [Bitboard; 2],
+    /// Height of the stack on each square, 0 where empty: the owner is read from `occupied`.
+    heights: [u8; SQUARES],
+    key: u64,
+    crowns: [Option<Square>; 2],
+    side_to_move: Side,
+    size: BoardSize,
+    /// Set by a move that captured a king or bore off the mover's own king.
+    winner: Option<Side>,
+}
+
+/// Why a move cannot be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove(pub String);
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+impl Position {
+    /// The start position of a board size.
+    pub fn start(size: BoardSize) -> Position {
+        let mut position = Position::empty(size, Side::Blue);
+        let n = size.n();
+        let ranks: &[(Side, usize)] = match size {
+            BoardSize::Eight => &[(Side::Blue, 1), (Side::Red, 6)],
+            BoardSize::Nine => &[
+                (Side::Blue, 0),
+                (Side::Blue, 2),
+                (Side::Red, 6),
+                (Side::Red, 8),
+            ],
+        };
+        for &(side, rank) in ranks {
+            for file in 0..n {
+                let square = Square::new(file, rank).expect("start squares are on the board");
+                position.put(side, 1, square);
+            }
+        }
+        position
+    }
+
+    /// A board with no stacks and no crowns.
+    pub(crate) fn empty(size: BoardSize, side_to_move: Side) -> Position {
+        let mut position = Position {
+            by_height: [Bitboard::EMPTY; MAX_HEIGHT + 1],
+            occupied: [Bitboard::EMPTY; 2],
+            heights: [0; SQUARES],
+            key: 0,
+            crowns: [None; 2],
+            side_to_move,
+            size,
+            winner: None,
+        };
+        position.key = position.compute_key();
+        position
+    }
+
+    #[inline]
+    pub fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side_to_move
+    }
+
+    /// The Zobrist key, kept up to date by every move.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Every stack of `side`.
+    #[inline]
+    pub fn stacks(&self, side: Side) -> Bitboard {
+        self.occupied[side.index()]
+    }
+
+    /// Every stack of both sides.
+    #[inline]
+    pub fn all_stacks(&self) -> Bitboard {
+        self.occupied[0] | self.occupied[1]
+    }
+
+    /// The stacks of `side` of height `height` (1..=9).
+    #[inline]
+    pub fn stacks_of_height(&self, side: Side, height: usize) -> Bitboard {
+        self.by_height[height] & self.occupied[side.index()]
+    }
+
+    /// Height of the stack on `square`, 0 if the square is empty.
+    #[inline]
+    pub fn height(&self, square: Square) -> usize {
+        self.heights[square.index()] as usize
+    }
+
+    /// The owner and height of the stack on `square`.
+    #[inline]
+    pub fn stack(&self, square: Square) -> Option<(Side, usize)> {
+        let height = self.height(square);
+        if height == 0 {
+            None
+        } else if self.occupied[0].contains(square) {
+            Some((Side::Blue, height))
+        } else {
+            Some((Side::Red, height))
+        }
+    }
+
+    /// The square of `side`'s king (the stack carrying its crown), if it has one.
+    #[inline]
+    pub fn king(&self, side: Side) -> Option<Square> {
+        self.crowns[side.index()]
+    }
+
+    /// The winner, once the game is over: a king was captured or borne off, or the side to move
+    /// has no stack (so no move) left.
+    #[inline]
+    pub fn winner(&self) -> Option<Side> {
+        if self.winner.is_some() {
+            self.winner
+        } else if self.occupied[self.side_to_move.index()].is_empty() {
+            Some(self.side_to_move.opponent())
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    pub fn is_game_over(&self) -> bool {
+        self.winner().is_some()
+    }
+
+    /// The legal moves (none once the game is over).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        movegen::generate(self, &mut list);
+        list
+    }
+
+    /// Plays `mv`, which must be legal here (for example generated by [`movegen`]), returning the
+    /// child position. A move that is not legal gives a wrong position, never undefined behaviour.
+    #[inline]
+    pub fn play(&self, mv: Move) -> Position {
+        let mut child = *self;
+        child.play_in_place(mv);
+        child
+    }
+
+    /// Checks that `mv` is legal, then plays it.
+    pub fn try_play(&self, mv: Move) -> Result<Position, IllegalMove> {
+        if self.legal_moves().contains(&mv) {
+            Ok(self.play(mv))
+        } else {
+            Err(IllegalMove(format!("{mv} is not a legal move here")))
+        }
+    }
+
+    /// Reads a move in canonical notation and checks that it is legal here.
+    pub fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
+        let written = MoveText::parse(text).map_err(IllegalMove)?;
+        if let Some(winner) = self.winner() {
+            return Err(IllegalMove(format!(
+                "{text}: the game is over ({winner} has won)"
+            )));
+        }
+        let why = match self.stack(written.from) {
+            _ if !written.from.is_on(self.size) => "the origin square is off the board",
+            None => "no stack on the origin square",
+            Some((side, _)) if side != self.side_to_move => {
+                "the stack there belongs to the opponent"
+            }
+            Some(_) => {
+                let found = self.legal_moves().into_iter().find(|m| {
+                    m.from() == written.from
+                        && m.to() == written.to
+                        && m.is_capture() == written.capture
+                });
+                if let Some(mv) = found {
+                    return Ok(mv);
+                }
+                let height = self.height(written.from);
+                match written.to.map(|to| (to, self.stack(to))) {
+                    None => "that stack is too far from every edge to bear off",
+                    Some((to, _)) if !to.is_on(self.size) => "the landing square is off the board",
+                    Some((_, Some((side, _)))) if side == self.side_to_move => {
+                        "the landing square holds a friendly stack"
+                    }
+                    Some((_, Some(_))) if !written.capture => "that lands on an enemy stack: write it with 'x'",
+                    Some((_, None)) if written.capture => "the landing square is empty: write it with '-'",
+                    _ => {
+                        return Err(IllegalMove(format!(
+                            "{text}: a stack of height {height} moves exactly {height} squares in a straight line"
+                        )))
+                    }
+                }
+            }
+        };
+        Err(IllegalMove(format!("{text}: {why}")))
+    }
+
+    /// Applies a legal move to this position.
+    pub fn play_in_place(&mut self, mv: Move) {
+        let us = self.side_to_move;
+        let them = us.opponent();
+        let from = mv.from();
+        let height = self.height(from);
+        debug_assert!(
+            height > 0 && self.occupied[us.index()].contains(from),
+            "{mv} moves no stack of the mover"
+        );
+        self.remove(us, height, from);
+        let king_moved = self.crowns[us.index()] == Some(from);
+        self.flip_side();
+
+        let Some(to) = mv.to() else {
+            if king_moved {
+                // Bearing off one's own king loses at once.
+                self.set_crown(us, None);
+                self.winner = Some(them);
+            } else {
+                self.crown_tallest(us);
+            }
+            return;
+        };
+
+        let captured = self.height(to);
+        let new_height = if captured > 0 {
+            self.remove(them, captured, to);
+            1
+        } else {
+            height + 1
+        };
+        self.put(us, new_height, to);
+        if king_moved {
+            self.set_crown(us, Some(to));
+        }
+        if captured > 0 && self.crowns[them.index()] == Some(to) {
+            // Capturing the king wins at once; the crown rule is not applied after it.
+            self.set_crown(them, None);
+            self.winner = Some(us);
+            return;
+        }
+        self.crown_tallest(us);
+        if captured > 0 {
+            self.crown_tallest(them);
+        }
+    }
+
+    /// Puts `side`'s crown on its uniquely tallest stack, if it has one.
+    #[inline]
+    fn crown_tallest(&mut self, side: Side) {
+        if let Some(tallest) = self.uniquely_tallest(side) {
+            if self.crowns[side.index()] != Some(tallest) {
+                self.set_crown(side, Some(tallest));
+            }
+        }
+    }
+
+    /// The stack of `side` strictly taller than all its others, if there is one.
+    pub fn uniquely_tallest(&self, side: Side) -> Option<Square> {
+        let own = self.occupied[side.index()];
+        for height in (1..=self.size.n()).rev() {
+            let stacks = self.by_height[height] & own;
+            if stacks.any() {
+                return if stacks.is_single() {
+                    stacks.first()
+                } else {
+                    None
+                };
+            }
+        }
+        None
+    }
+
+    #[inline]
+    fn set_crown(&mut self, side: Side, square: Option<Square>) {
+        if let Some(old) = self.crowns[side.index()] {
+            self.key ^= zobrist::crown(side, old);
+        }
+        if let Some(new) = square {
+            self.key ^= zobrist::crown(side, new);
+        }
+        self.crowns[side.index()] = square;
+    }
+
+    #[inline]
+    fn flip_side(&mut self) {
+        self.side_to_move = self.side_to_move.opponent();
+        self.key ^= zobrist::red_to_move();
+    }
+
+    #[inline]
+    fn put(&mut self, side: Side, height: usize, square: Square) {
+        let bit = square.bit();
+        self.occupied[side.index()] |= bit;
+        self.by_height[height] |= bit;
+        self.heights[square.index()] = height as u8;
+        self.key ^= zobrist::stack(side, height, square);
+    }
+
+    #[inline]
+    fn remove(&mut self, side: Side, height: usize, square: Square) {
+        let bit = square.bit();
+        self.occupied[side.index()] ^= bit;
+        self.by_height[height] ^= bit;
+        self.heights[square.index()] = 0;
+        self.key ^= zobrist::stack(side, height, square);
+    }
+
+    /// The key computed from scratch; equal to [`Position::key`] in every position.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for side in Side::BOTH {
+            for square in self.occupied[side.index()] {
+                key ^= zobrist::stack(side, self.height(square), square);
+            }
+            if let Some(square) = self.crowns[side.index()] {
+                key ^= zobrist::crown(side, square);
+            }
+        }
+        if self.side_to_move == Side::Red {
+            key ^= zobrist::red_to_move();
+        }
+        if self.size == BoardSize::Nine {
+            key ^= zobrist::nine_by_nine();
+        }
+        key
+    }
+
+    /// Builds a position from parsed parts, checking the rules a position string can break.
+    /// `stacks` lists (square, side, height, crowned).
+    pub(crate) fn from_parts(
+        size: BoardSize,
+        side_to_move: Side,
+        stacks: &[(Square, Side, usize, bool)],
+    ) -> Result<Position, String> {
+        let mut position = Position::empty(size, side_to_move);
+        for &(square, side, height, crowned) in stacks {
+            if !(1..=size.n()).contains(&height) {
+                return Err(format!(
+                    "stack on {square} has height {height}: heights are 1 to {}",
+                    size.n()
+                ));
+            }
+            position.put(side, height, square);
+            if crowned {
+                if let Some(other) = position.crowns[side.index()] {
+                    return Err(format!("{side} has two crowns, on {other} and {square}"));
+                }
+                position.set_crown(side, Some(square));
+            }
+        }
+        for side in Side::BOTH {
+            if let Some(tallest) = position.uniquely_tallest(side) {
+                if position.crowns[side.index()] != Some(tallest) {
+                    return Err(format!(
+                        "{side}'s uniquely tallest stack on {tallest} must carry its crown (uppercase letter)"
+                    ));
+                }
+            }
+        }
+        Ok(position)
+    }
+
+    /// Checks every internal invariant; for tests and debug assertions.
+    pub fn validate(&self) -> Result<(), String> {
+        if (self.occupied[0] & self.occupied[1]).any() {
+            return Err("a square holds stacks of both sides".into());
+        }
+        let board = self.size.geometry().board;
+        if (self.all_stacks() & !board).any() {
+            return Err("a stack lies off the board".into());
+        }
+        for square in board {
+            let height = self.height(square);
+            let listed = (1..=MAX_HEIGHT)
+                .filter(|&h| self.by_height[h].contains(square))
+                .collect::<Vec<_>>();
+            let expected = if self.all_stacks().contains(square) {
+                vec![height]
+            } else {
+                vec![]
+            };
+            if listed != expected
+                || (height > 0) != self.all_stacks().contains(square)
+                || height > self.size.n()
+            {
+                return Err(format!("height tables disagree on {square}"));
+            }
+        }
+        for side in Side::BOTH {
+            if let Some(king) = self.crowns[side.index()] {
+                if !self.occupied[side.index()].contains(king) {
+                    return Err(format!("{side}'s crown on {king} is not on its own stack"));
+                }
+            }
+        }
+        if self.key != self.compute_key() {
+            return Err("incremental key differs from the recomputed key".into());
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self)
+    }
+}
