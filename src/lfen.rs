@@ -75,10 +75,12 @@ impl Position {
                         stacks.push((square, side, height, c.is_ascii_uppercase()));
                         file += 1;
                     }
-                    other => return err(format!(
+                    other => {
+                        return err(format!(
                         "rank {rank_name}: unknown character '{}' (expected b, r, B, R or a digit)",
                         other.escape_debug()
-                    )),
+                    ))
+                    }
                 }
                 if file > n {
                     return err(format!("rank {rank_name} is wider than {n} squares"));

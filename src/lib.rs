@@ -9,10 +9,13 @@
 pub mod board;
 pub mod cli;
 pub mod lfen;
+pub mod limits;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod score;
+pub mod search;
 mod zobrist;
 
 pub use board::{Bitboard, BoardSize, Side, Square};

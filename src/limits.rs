@@ -1,0 +1,23 @@
+//! What bounds a search: the `go` parameters, as one type.
+
+/// The limits of one search. Every bound that is set applies; none set means search until stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes (checked often enough to be exact for one thread).
+    pub nodes: Option<u64>,
+    /// Think exactly this long, in milliseconds.
+    pub movetime: Option<u64>,
+    /// The clocks, for a clock game.
+    pub clock: Option<Clock>,
+    /// Search until `stop`, whatever else is set.
+    pub infinite: bool,
+}
+
+/// Remaining time and increment of each side, in milliseconds, indexed by `Side::index()`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub time: [u64; 2],
+    pub increment: [u64; 2],
+}
