@@ -6,8 +6,10 @@
 #![warn(missing_docs)]
 #![allow(missing_docs)] // TODO(before stop): document every public item and drop this.
 
+pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod eval;
 pub mod lfen;
 pub mod limits;
 pub mod movegen;

@@ -58,6 +58,22 @@ impl Searcher {
     /// Forgets everything learned in the previous game.
     pub fn new_game(&mut self) {}
 
+    /// Resizes the transposition table to `megabytes` MiB.
+    pub fn set_hash_mb(&mut self, megabytes: usize) -> Result<(), String> {
+        if megabytes == 0 {
+            return Err("Hash must be at least 1 MiB".into());
+        }
+        Ok(())
+    }
+
+    /// Sets how many threads search (Lazy SMP).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        if threads == 0 {
+            return Err("Threads must be at least 1".into());
+        }
+        Ok(())
+    }
+
     /// Searches `position` within `limits` until done or `stop` is set, calling `report` after
     /// each finished iteration.
     pub fn search(
