@@ -39,9 +39,14 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: u32,
     },
+    /// Play engines (UGI programs or built-in players) against each other: matches, round-robins,
+    /// SPRT, game records.
+    Match(Box<crate::matchplay::command::MatchArgs>),
+    /// Print random openings (LFEN, one per line), optionally only roughly balanced ones.
+    Openings(crate::matchplay::command::OpeningsArgs),
 }
 
-fn parse_size(text: &str) -> Result<usize, String> {
+pub(crate) fn parse_size(text: &str) -> Result<usize, String> {
     match text {
         "8" => Ok(8),
         "9" => Ok(9),
@@ -83,6 +88,8 @@ pub fn run() -> i32 {
             run_perft(&position, depth, divide, threads as usize);
             0
         }
+        Some(Command::Match(args)) => crate::matchplay::command::run_match(&args),
+        Some(Command::Openings(args)) => crate::matchplay::command::run_openings(&args),
     }
 }
 

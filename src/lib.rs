@@ -12,6 +12,7 @@ pub mod cli;
 pub mod eval;
 pub mod lfen;
 pub mod limits;
+pub mod matchplay;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

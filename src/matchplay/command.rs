@@ -1,0 +1,409 @@
+//! The `lielow match` and `lielow openings` subcommands: their flags, checks and output.
+
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::board::BoardSize;
+
+use super::builtin::Builtin;
+use super::openings::{self, OpeningFilter};
+use super::player::{EngineKind, EngineSpec, Timeouts};
+use super::report::Tally;
+use super::runner::{self, MatchConfig, MoveLimits};
+use super::stats::Sprt;
+use super::ugi_client::{split_command_line, UgiEngine};
+
+/// No-reply timeout when the match is timed (added to the move's budget).
+const TIMED_TIMEOUT_MS: u64 = 5_000;
+/// No-reply timeout for `--depth`/`--nodes` matches (from `go`).
+const UNTIMED_TIMEOUT_MS: u64 = 60_000;
+/// The limit when none is given.
+const DEFAULT_MOVETIME_MS: u64 = 100;
+
+/// Flags of `lielow match`.
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Engines: --engine takes the command line (split like a shell does: quotes and backslashes \
+work) or a built-in player, then optional per-engine settings:
+  --engine \"./lielow\" name=new option.Hash=64 option.Threads=1 --engine builtin:greedy
+Built-in players: builtin:random, builtin:greedy (king capture, else the tallest capture, else \
+random, never bearing off its own king unless forced), builtin:mcts (UCT with random playouts; \
+builtin:mcts:N for N iterations per move, builtin:mcts:200ms for a time per move; otherwise it \
+follows the match's limits).
+
+Games: each opening is played twice with colours swapped; --games counts games per pairing and is \
+rounded up to an even number. Two engines play a match; more play a round-robin (every pairing), or \
+with --gauntlet the first engine plays each of the others.
+
+Time: --tc BASE+INC (seconds) gives each side a clock kept by the runner: the wall time from `go` \
+to `bestmove` is taken off, and a move slower than the clock plus --latency-ms is a time forfeit. \
+--movetime MS is sent in `go`, and a move slower than MS plus --latency-ms is a time forfeit. \
+--depth and --nodes are sent in `go`. Without any of these, --movetime 100. An engine silent for \
+--timeout-ms past its budget (default 5000 ms; 60000 ms from `go` when only --depth/--nodes limit \
+it) is declared hung (no-reply), killed, and restarted for its next game. A crash (the engine exits) \
+or an illegal or unparsable move loses the game too; the match always goes on.
+
+Output: a progress line on stderr (updated in place on a terminal, one line per game pair \
+otherwise), then a table on stdout; --json FILE writes the same summary as JSON, --records FILE one \
+line per game (see protocol.md, \"Game records\").")]
+pub struct MatchArgs {
+    /// An engine: a command line or builtin:random|greedy|mcts[:N|:Tms], then optional
+    /// name=NAME and option.NAME=VALUE (repeat --engine for each engine).
+    #[arg(long, required = true, num_args = 1.., value_name = "CMD [name=N] [option.K=V]...")]
+    engine: Vec<String>,
+    /// Games per pairing (rounded up to whole pairs).
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Games played at once (each with its own engine processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    concurrency: u32,
+    /// Clock per side: BASE+INC in seconds, e.g. 10+0.1.
+    #[arg(long, value_name = "BASE+INC")]
+    tc: Option<String>,
+    /// Time per move in milliseconds.
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// Nodes per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Depth per move.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Board size of the start position and of random openings.
+    #[arg(long, default_value_t = 8, value_parser = crate::cli::parse_size)]
+    size: usize,
+    /// Openings file: one LFEN per line, optionally followed by ` moves ...`; used in order.
+    #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
+    openings: Option<PathBuf>,
+    /// Random openings of K plies from the start position (default: the start position itself).
+    #[arg(long, value_name = "K")]
+    random_plies: Option<usize>,
+    /// Seed of random openings and built-in players: the same seed gives the same openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Sequential probability ratio test, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05 (two engines;
+    /// the first is the one tested): the match stops when a bound is crossed.
+    #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]")]
+    sprt: Option<String>,
+    /// Write one line per game to FILE.
+    #[arg(long, value_name = "FILE")]
+    records: Option<PathBuf>,
+    /// Write the final summary as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// With three or more engines: the first plays each of the others only.
+    #[arg(long)]
+    gauntlet: bool,
+    /// Latency allowance in ms before a slow move is a time forfeit.
+    #[arg(long, default_value_t = 50, value_name = "MS")]
+    latency_ms: u64,
+    /// How long (ms) an engine may stay silent past its budget before it is hung (no-reply);
+    /// also the wait for `ugiok` and `readyok`.
+    #[arg(long, value_name = "MS")]
+    timeout_ms: Option<u64>,
+}
+
+/// Flags of `lielow openings`.
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    /// Random plies played from the start position.
+    #[arg(long)]
+    plies: usize,
+    /// Openings to print.
+    #[arg(long, default_value_t = 100)]
+    count: usize,
+    /// Board size.
+    #[arg(long, default_value_t = 8, value_parser = crate::cli::parse_size)]
+    size: usize,
+    /// Random seed: the same seed prints the same openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Keep only openings whose search at this depth scores within --max-eval.
+    #[arg(long, value_name = "D")]
+    balanced_depth: Option<u32>,
+    /// Largest |score| (centipawns, side to move) of a balanced opening.
+    #[arg(
+        long,
+        value_name = "CP",
+        default_value_t = 100,
+        requires = "balanced_depth"
+    )]
+    max_eval: i32,
+}
+
+/// Parses `BASE+INC` (seconds) into milliseconds.
+pub fn parse_tc(text: &str) -> Result<(u64, u64), String> {
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let seconds = |part: &str| -> Result<u64, String> {
+        match part.trim().parse::<f64>() {
+            Ok(s) if (0.0..1e9).contains(&s) => Ok((s * 1000.0).round() as u64),
+            _ => Err(format!(
+                "--tc '{text}': expected BASE+INC in seconds, e.g. 10+0.1"
+            )),
+        }
+    };
+    let (base, inc) = (seconds(base)?, seconds(inc)?);
+    if base == 0 {
+        return Err(format!("--tc '{text}': the base time must be positive"));
+    }
+    Ok((base, inc))
+}
+
+/// Reads one `--engine` group: the command (or built-in) and its `name=`/`option.` settings.
+pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
+    let (command, settings) = words.split_first().ok_or("--engine needs a command")?;
+    let command = command.strip_prefix("cmd=").unwrap_or(command);
+    let (kind, mut name) = match Builtin::parse(command) {
+        Some(builtin) => {
+            let builtin = builtin?;
+            (EngineKind::Builtin(builtin), builtin.name())
+        }
+        None => {
+            let argv = split_command_line(command)?;
+            let stem = std::path::Path::new(&argv[0])
+                .file_name()
+                .map_or(argv[0].clone(), |s| s.to_string_lossy().into_owned());
+            (EngineKind::Command(argv), stem)
+        }
+    };
+    let mut options = Vec::new();
+    for setting in settings {
+        if let Some(value) = setting.strip_prefix("name=") {
+            name = value.to_string();
+        } else if let Some(option) = setting.strip_prefix("option.") {
+            let (key, value) = option
+                .split_once('=')
+                .ok_or_else(|| format!("'{setting}': write option.NAME=VALUE"))?;
+            if key.is_empty() {
+                return Err(format!("'{setting}': the option has no name"));
+            }
+            options.push((key.to_string(), value.to_string()));
+        } else {
+            return Err(format!(
+                "'{setting}' after --engine {command}: expected name=NAME or option.NAME=VALUE"
+            ));
+        }
+    }
+    if name.is_empty() || name.contains([';', '\n', '\r']) {
+        return Err(format!(
+            "engine name '{name}' must be non-empty and hold no ';' or line break"
+        ));
+    }
+    if matches!(kind, EngineKind::Builtin(_)) && !options.is_empty() {
+        return Err(format!("built-in player {command} takes no options"));
+    }
+    Ok(EngineSpec {
+        name,
+        kind,
+        options,
+    })
+}
+
+/// Splits the `--engine` values into one group per engine: a setting (`name=...`,
+/// `option.NAME=VALUE`) belongs to the engine before it, any other value starts a new engine.
+pub fn group_engine_words(words: &[String]) -> Result<Vec<Vec<String>>, String> {
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for word in words {
+        let is_setting = word.starts_with("name=") || word.starts_with("option.");
+        match groups.last_mut() {
+            Some(group) if is_setting => group.push(word.clone()),
+            None if is_setting => return Err(format!("'{word}' comes before any engine")),
+            _ => groups.push(vec![word.clone()]),
+        }
+    }
+    Ok(groups)
+}
+
+/// Makes names unique by appending `#2`, `#3`, ... to repeats.
+fn unique_names(engines: &mut [EngineSpec]) {
+    for i in 1..engines.len() {
+        let base = engines[i].name.clone();
+        let mut k = 1;
+        while engines[..i].iter().any(|e| e.name == engines[i].name) {
+            k += 1;
+            engines[i].name = format!("{base}#{k}");
+        }
+    }
+}
+
+/// Builds the match from the flags.
+pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
+    let mut engines = group_engine_words(&args.engine)?
+        .iter()
+        .map(|words| parse_engine(words))
+        .collect::<Result<Vec<_>, _>>()?;
+    if engines.len() < 2 {
+        return Err("a match needs at least two --engine".into());
+    }
+    unique_names(&mut engines);
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    if sprt.is_some() && engines.len() != 2 {
+        return Err("--sprt needs exactly two engines".into());
+    }
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let mut limits = MoveLimits {
+        clock: args.tc.as_deref().map(parse_tc).transpose()?,
+        movetime: args.movetime,
+        depth: args.depth,
+        nodes: args.nodes,
+    };
+    if limits.clock.is_some() && limits.movetime.is_some() {
+        return Err("give either --tc or --movetime, not both".into());
+    }
+    if limits == MoveLimits::default() {
+        limits.movetime = Some(DEFAULT_MOVETIME_MS);
+    }
+    let size = BoardSize::from_n(args.size).ok_or("--size is 8 or 9")?;
+    let pairs = args.games.div_ceil(2);
+    let openings = match (&args.openings, args.random_plies) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            openings::parse_file(&text, &path.display().to_string())?
+        }
+        (None, Some(plies)) => openings::random_openings(size, plies, pairs, args.seed),
+        (None, None) => openings::random_openings(size, 0, 1, args.seed),
+    };
+    let timeout_ms = args.timeout_ms.unwrap_or(if limits.is_timed() {
+        TIMED_TIMEOUT_MS
+    } else {
+        UNTIMED_TIMEOUT_MS
+    });
+    Ok(MatchConfig {
+        engines,
+        games: pairs * 2,
+        concurrency: args.concurrency as usize,
+        limits,
+        latency: Duration::from_millis(args.latency_ms),
+        timeout: Duration::from_millis(timeout_ms),
+        openings,
+        gauntlet: args.gauntlet,
+        sprt,
+        seed: args.seed,
+    })
+}
+
+/// Starts each external engine once, so a wrong command fails before the match, not as a lost game.
+fn check_engines(config: &MatchConfig) -> Result<(), String> {
+    for spec in &config.engines {
+        if let EngineKind::Command(argv) = &spec.kind {
+            let timeouts = Timeouts {
+                handshake: config.timeout,
+            };
+            let mut engine = UgiEngine::new(argv.clone(), spec.options.clone(), timeouts);
+            engine.ensure_started().map_err(|failure| {
+                format!("engine '{}' failed to start: {}", spec.name, failure.detail)
+            })?;
+            for note in &engine.handshake_notes {
+                eprintln!("lielow match: engine '{}' said: {note}", spec.name);
+            }
+            engine.shut_down();
+        }
+    }
+    Ok(())
+}
+
+/// `lielow match`: returns the exit code.
+pub fn run_match(args: &MatchArgs) -> i32 {
+    match try_run_match(args) {
+        Ok(()) => 0,
+        Err(error) => {
+            eprintln!("lielow match: {error}");
+            2
+        }
+    }
+}
+
+fn try_run_match(args: &MatchArgs) -> Result<(), String> {
+    let config = build_config(args)?;
+    check_engines(&config)?;
+    let mut records = args
+        .records
+        .as_ref()
+        .map(|path| File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display())))
+        .transpose()?;
+    let pairings = config.pairings();
+    let names = config.engines.iter().map(|e| e.name.clone()).collect();
+    let planned = (pairings.len() * config.games) as u64;
+    let mut tally = Tally::new(names, &pairings, planned, config.sprt);
+    let terminal = std::io::stderr().is_terminal();
+    let mut write_error = None;
+    runner::run(&config, |pair| {
+        if let Some(file) = records.as_mut() {
+            for game in &pair.games {
+                if let Err(e) = writeln!(file, "{}", game.record) {
+                    write_error.get_or_insert(e.to_string());
+                }
+            }
+            let _ = file.flush();
+        }
+        for game in &pair.games {
+            if let Some(detail) = &game.detail {
+                let loser = &config.engines[game.loser_engine()].name;
+                let line = format!("{loser} lost by {}: {detail}", game.record.reason);
+                if terminal {
+                    eprintln!("\r{line:<100}");
+                } else {
+                    eprintln!("{line}");
+                }
+            }
+        }
+        let go_on = tally.add(&pair);
+        if terminal {
+            eprint!("\r{:<100}", tally.progress_line());
+        } else {
+            eprintln!("{}", tally.progress_line());
+        }
+        go_on
+    });
+    if terminal {
+        eprintln!();
+    }
+    if let Some(error) = write_error {
+        return Err(format!("writing the records failed: {error}"));
+    }
+    print!("{}", tally.table());
+    if let Some(path) = &args.json {
+        std::fs::write(path, tally.json())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `lielow openings`: returns the exit code.
+pub fn run_openings(args: &OpeningsArgs) -> i32 {
+    let Some(size) = BoardSize::from_n(args.size) else {
+        eprintln!("lielow openings: --size is 8 or 9");
+        return 2;
+    };
+    let filter = OpeningFilter {
+        size,
+        plies: args.plies,
+        count: args.count,
+        seed: args.seed,
+        balanced: args.balanced_depth.map(|d| (d, args.max_eval)),
+    };
+    let found = openings::generate(&filter);
+    let mut out = std::io::stdout().lock();
+    for position in &found {
+        if writeln!(out, "{}", position.to_lfen()).is_err() {
+            return 1;
+        }
+    }
+    if found.len() < args.count {
+        eprintln!(
+            "lielow openings: found only {} distinct openings of {} plies (asked for {})",
+            found.len(),
+            args.plies,
+            args.count
+        );
+        return 1;
+    }
+    0
+}

@@ -1,0 +1,91 @@
+//! Engine-vs-engine matches and tournaments (`lielow match`) and opening books (`lielow openings`).
+//!
+//! The runner referees every game itself with the rules core: engines (external UGI programs or
+//! built-in players) only propose moves. Its parts:
+//!
+//! - [`command`]: the two subcommands' flags and what they print;
+//! - [`runner`]: scheduling of game pairs over worker threads, the game loop and the referee;
+//! - [`player`]: what the runner asks of a player, implemented by [`ugi_client`] (a child process
+//!   spoken to in UGI, with timeouts, killed and restarted when it hangs) and [`builtin`];
+//! - [`stats`]: Elo, error bars, LOS and SPRT from game-pair statistics; [`report`]: the summary;
+//! - [`records`]: the one-line-per-game record format; [`openings`]: opening files and random
+//!   openings.
+
+pub mod builtin;
+pub mod command;
+pub mod openings;
+pub mod player;
+pub mod records;
+pub mod report;
+pub mod runner;
+pub mod stats;
+pub mod ugi_client;
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Why a game ended: the first three are the rules' own endings, the others are forfeits decided
+/// by the runner (the loser is then the side to move after the recorded moves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    KingCaptured,
+    KingBorneOff,
+    NoMoves,
+    IllegalMove,
+    TimeForfeit,
+    NoReply,
+    Crash,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 7] = [
+        Reason::KingCaptured,
+        Reason::KingBorneOff,
+        Reason::NoMoves,
+        Reason::IllegalMove,
+        Reason::TimeForfeit,
+        Reason::NoReply,
+        Reason::Crash,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Reason::KingCaptured => "king-captured",
+            Reason::KingBorneOff => "king-borne-off",
+            Reason::NoMoves => "no-moves",
+            Reason::IllegalMove => "illegal-move",
+            Reason::TimeForfeit => "time-forfeit",
+            Reason::NoReply => "no-reply",
+            Reason::Crash => "crash",
+        }
+    }
+
+    /// Whether the runner, not the rules, ended the game.
+    pub const fn is_forfeit(self) -> bool {
+        !matches!(
+            self,
+            Reason::KingCaptured | Reason::KingBorneOff | Reason::NoMoves
+        )
+    }
+
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Reason {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Reason, String> {
+        Reason::ALL
+            .into_iter()
+            .find(|reason| reason.as_str() == text)
+            .ok_or_else(|| format!("unknown game-end reason '{text}'"))
+    }
+}

@@ -1,0 +1,157 @@
+//! Openings: the start of each game pair, read from a file or made of random plies.
+//!
+//! An opening file has one opening per line: an LFEN, optionally followed by ` moves ` and
+//! canonical moves played from it (`lielow openings` writes the plain LFEN form). Blank lines and
+//! lines starting with `#` are skipped. Every line is checked — position, every move, and that the
+//! game is not already over — and the first bad one is reported with its line number.
+
+use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
+use crate::board::BoardSize;
+use crate::limits::Limits;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::search::Searcher;
+
+/// Where a game pair starts: a position and the moves already played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub start: Position,
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The position the engines start thinking from.
+    pub fn position(&self) -> Position {
+        self.moves.iter().fold(self.start, |p, &mv| p.play(mv))
+    }
+
+    /// Reads one opening line: `<LFEN> [moves <move>...]`.
+    pub fn parse(line: &str) -> Result<Opening, String> {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.len() < 2 {
+            return Err("expected '<board> <side> [moves ...]'".into());
+        }
+        let start = Position::from_lfen(&tokens[..2].join(" ")).map_err(|e| e.to_string())?;
+        let mut moves = Vec::new();
+        let mut position = start;
+        match tokens.get(2) {
+            None => {}
+            Some(&"moves") => {
+                for text in &tokens[3..] {
+                    let mv = position.parse_move(text).map_err(|e| e.to_string())?;
+                    position = position.play(mv);
+                    moves.push(mv);
+                }
+            }
+            Some(other) => return Err(format!("expected 'moves' after the LFEN, found '{other}'")),
+        }
+        if let Some(winner) = position.winner() {
+            return Err(format!("the game is already over ({winner} has won)"));
+        }
+        Ok(Opening { start, moves })
+    }
+}
+
+/// Reads an opening file's text; errors name the file and line.
+pub fn parse_file(text: &str, source: &str) -> Result<Vec<Opening>, String> {
+    let mut openings = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let opening = Opening::parse(line).map_err(|e| format!("{source}:{}: {e}", number + 1))?;
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        return Err(format!("{source}: no openings in the file"));
+    }
+    Ok(openings)
+}
+
+/// Plays `plies` uniformly random moves from the start position; `None` when the game ended on
+/// the way (the caller tries again).
+pub fn random_opening(size: BoardSize, plies: usize, rng: &mut StdRng) -> Option<Opening> {
+    let start = Position::start(size);
+    let mut position = start;
+    let mut moves = Vec::with_capacity(plies);
+    for _ in 0..plies {
+        let &mv = position.legal_moves().choose(rng)?;
+        position = position.play(mv);
+        moves.push(mv);
+    }
+    (!position.is_game_over()).then_some(Opening { start, moves })
+}
+
+/// `count` random openings of `plies` plies, reproducible from `seed`; distinct final positions
+/// where the opening tree allows, repeats only when it is too small to give `count`.
+pub fn random_openings(size: BoardSize, plies: usize, count: usize, seed: u64) -> Vec<Opening> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut seen = HashSet::new();
+    let mut openings = Vec::with_capacity(count);
+    let mut attempts = 0usize;
+    while openings.len() < count {
+        attempts += 1;
+        let Some(opening) = random_opening(size, plies, &mut rng) else {
+            continue;
+        };
+        let fresh = seen.insert(opening.position().key());
+        if fresh || attempts > 20 * count + 1000 {
+            openings.push(opening);
+        }
+    }
+    openings
+}
+
+/// What `lielow openings` looks for.
+#[derive(Clone, Copy, Debug)]
+pub struct OpeningFilter {
+    pub size: BoardSize,
+    pub plies: usize,
+    pub count: usize,
+    pub seed: u64,
+    /// Search depth and largest |score| (centipawns) a balanced opening may have.
+    pub balanced: Option<(u32, i32)>,
+}
+
+/// Distinct random positions after `plies` plies (not over, optionally balanced by a shallow
+/// search); fewer than asked when a generous number of tries cannot find more.
+pub fn generate(filter: &OpeningFilter) -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(filter.seed);
+    let mut seen = HashSet::new();
+    let mut found = Vec::with_capacity(filter.count);
+    let mut searcher = Searcher::new();
+    let stop = AtomicBool::new(false);
+    let max_attempts = 200 * filter.count + 10_000;
+    for _ in 0..max_attempts {
+        if found.len() == filter.count {
+            break;
+        }
+        let Some(opening) = random_opening(filter.size, filter.plies, &mut rng) else {
+            continue;
+        };
+        let position = opening.position();
+        if !seen.insert(position.key()) {
+            continue;
+        }
+        if let Some((depth, max_eval)) = filter.balanced {
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            searcher.new_game();
+            let result = searcher.search(&position, &limits, &stop, &mut |_| {});
+            if result.score.is_proven() || result.score.0.abs() > max_eval {
+                continue;
+            }
+        }
+        found.push(position);
+    }
+    found
+}

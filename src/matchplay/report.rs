@@ -1,0 +1,369 @@
+//! The running tally of a match, its progress line, its final table, and the same summary as JSON.
+
+use std::fmt::Write as _;
+
+use super::runner::PairResult;
+use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict};
+use super::Reason;
+
+/// Results of one pairing, from the first engine's point of view.
+#[derive(Clone, Debug, Default)]
+pub struct PairingTally {
+    pub first: usize,
+    pub second: usize,
+    pub wins: u64,
+    pub losses: u64,
+    pub pairs: Pentanomial,
+}
+
+/// What one engine did over the whole match.
+#[derive(Clone, Debug, Default)]
+pub struct EngineTally {
+    pub games: u64,
+    pub wins: u64,
+    /// Games lost, by [`Reason::index`].
+    pub losses_by_reason: [u64; 7],
+    pub moves: u64,
+    pub time_ms: f64,
+    pub depth_sum: u64,
+    pub depth_count: u64,
+}
+
+impl EngineTally {
+    pub fn losses(&self) -> u64 {
+        self.losses_by_reason.iter().sum()
+    }
+
+    pub fn average_ms_per_move(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.time_ms / self.moves as f64)
+    }
+
+    pub fn average_depth(&self) -> Option<f64> {
+        (self.depth_count > 0).then(|| self.depth_sum as f64 / self.depth_count as f64)
+    }
+}
+
+/// The whole match so far.
+#[derive(Clone, Debug)]
+pub struct Tally {
+    pub names: Vec<String>,
+    pub pairings: Vec<PairingTally>,
+    pub engines: Vec<EngineTally>,
+    pub games: u64,
+    pub planned_games: u64,
+    /// Plies played by the engines (opening plies excluded).
+    pub plies: u64,
+    pub sprt: Option<Sprt>,
+    /// The first bound the LLR crossed, if any.
+    pub verdict: Option<Verdict>,
+}
+
+impl Tally {
+    pub fn new(
+        names: Vec<String>,
+        pairings: &[(usize, usize)],
+        planned_games: u64,
+        sprt: Option<Sprt>,
+    ) -> Tally {
+        Tally {
+            engines: vec![EngineTally::default(); names.len()],
+            names,
+            pairings: pairings
+                .iter()
+                .map(|&(first, second)| PairingTally {
+                    first,
+                    second,
+                    ..PairingTally::default()
+                })
+                .collect(),
+            games: 0,
+            planned_games,
+            plies: 0,
+            sprt,
+            verdict: None,
+        }
+    }
+
+    /// Adds a finished pair; returns `false` once the SPRT has decided (the match should stop).
+    pub fn add(&mut self, pair: &PairResult) -> bool {
+        let pairing = &mut self.pairings[pair.pairing];
+        let mut half_points = 0;
+        for game in &pair.games {
+            let (winner, loser) = (game.winner_engine(), game.loser_engine());
+            if winner == pairing.first {
+                pairing.wins += 1;
+                half_points += 2;
+            } else {
+                pairing.losses += 1;
+            }
+            self.engines[winner].wins += 1;
+            self.engines[loser].losses_by_reason[game.record.reason.index()] += 1;
+            for side in 0..2 {
+                let engine = &mut self.engines[game.players[side]];
+                engine.games += 1;
+                engine.moves += game.moves_made[side];
+                engine.time_ms += game.time_used[side].as_secs_f64() * 1000.0;
+                engine.depth_sum += game.depth_sum[side];
+                engine.depth_count += game.depth_count[side];
+            }
+            self.games += 1;
+            self.plies += (game.record.moves.len() - game.opening_plies) as u64;
+        }
+        pairing.pairs.add(half_points);
+        if let (Some(sprt), None) = (self.sprt, self.verdict) {
+            self.verdict = sprt.verdict(sprt.llr(&self.pairings[0].pairs));
+        }
+        self.verdict.is_none()
+    }
+
+    pub fn average_plies(&self) -> Option<f64> {
+        (self.games > 0).then(|| self.plies as f64 / self.games as f64)
+    }
+
+    fn llr(&self) -> Option<(Sprt, f64)> {
+        self.sprt
+            .map(|sprt| (sprt, sprt.llr(&self.pairings[0].pairs)))
+    }
+
+    /// The one-line progress report.
+    pub fn progress_line(&self) -> String {
+        let mut line = format!("games {}/{}", self.games, self.planned_games);
+        if self.pairings.len() == 1 {
+            let p = &self.pairings[0];
+            let _ = write!(line, "  {}-{}", p.wins, p.losses);
+            if let Some(elo) = p.pairs.elo() {
+                let _ = write!(
+                    line,
+                    " ({:.1}%)  elo {} ± {}",
+                    elo.score * 100.0,
+                    signed(elo.elo),
+                    unsigned(elo.error())
+                );
+            }
+        } else {
+            for (name, engine) in self.names.iter().zip(&self.engines) {
+                let _ = write!(line, "  {name} {}/{}", engine.wins, engine.games);
+            }
+        }
+        if let Some((sprt, llr)) = self.llr() {
+            let (lower, upper) = sprt.bounds();
+            let _ = write!(line, "  llr {llr:.2} [{lower:.2}, {upper:.2}]");
+        }
+        line
+    }
+
+    /// The final table.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let width = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(6);
+        let _ = writeln!(
+            out,
+            "{:<w$}  {:>9}  {:>6}  {:>17}  {:>18}  {:>6}",
+            "pairing",
+            "W-L",
+            "score",
+            "elo",
+            "95% interval",
+            "LOS",
+            w = 2 * width + 4
+        );
+        for p in &self.pairings {
+            let label = format!("{} vs {}", self.names[p.first], self.names[p.second]);
+            let wl = format!("{}-{}", p.wins, p.losses);
+            match p.pairs.elo() {
+                Some(e) => {
+                    let _ = writeln!(
+                        out,
+                        "{label:<w$}  {wl:>9}  {:>5.1}%  {:>17}  {:>18}  {:>5.1}%",
+                        e.score * 100.0,
+                        format!("{} ± {}", signed(e.elo), unsigned(e.error())),
+                        format!("[{}, {}]", signed(e.lower), signed(e.upper)),
+                        e.los * 100.0,
+                        w = 2 * width + 4
+                    );
+                }
+                None => {
+                    let _ = writeln!(out, "{label:<w$}  {wl:>9}", w = 2 * width + 4);
+                }
+            }
+        }
+        if let Some((sprt, llr)) = self.llr() {
+            let (lower, upper) = sprt.bounds();
+            let verdict = self
+                .verdict
+                .map_or("no verdict yet".to_string(), |v| v.to_string());
+            let _ = writeln!(
+                out,
+                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lower:.2}, {upper:.2}], {verdict}",
+                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>6}  {:>6}  {:>9}  {:>9}  losses by reason",
+            "engine", "games", "wins", "ms/move", "depth"
+        );
+        for (name, e) in self.names.iter().zip(&self.engines) {
+            let reasons: Vec<String> = Reason::ALL
+                .iter()
+                .filter(|r| e.losses_by_reason[r.index()] > 0)
+                .map(|r| format!("{r} {}", e.losses_by_reason[r.index()]))
+                .collect();
+            let _ = writeln!(
+                out,
+                "{name:<width$}  {:>6}  {:>6}  {:>9}  {:>9}  {}",
+                e.games,
+                e.wins,
+                e.average_ms_per_move()
+                    .map_or("-".into(), |ms| format!("{ms:.1}")),
+                e.average_depth().map_or("-".into(), |d| format!("{d:.1}")),
+                if reasons.is_empty() {
+                    "-".to_string()
+                } else {
+                    reasons.join(", ")
+                }
+            );
+        }
+        if let Some(plies) = self.average_plies() {
+            let _ = writeln!(
+                out,
+                "games {}, average length {plies:.1} plies (opening plies excluded)",
+                self.games
+            );
+        }
+        out
+    }
+
+    /// The summary as a JSON object.
+    pub fn json(&self) -> String {
+        let mut out = String::from("{\n");
+        let _ = writeln!(out, "  \"games\": {},", self.games);
+        let _ = writeln!(out, "  \"planned_games\": {},", self.planned_games);
+        let _ = writeln!(
+            out,
+            "  \"average_plies\": {},",
+            number(self.average_plies().unwrap_or(f64::NAN))
+        );
+        out += "  \"pairings\": [\n";
+        for (i, p) in self.pairings.iter().enumerate() {
+            let elo = p.pairs.elo();
+            let field = |f: fn(&EloEstimate) -> f64| number(elo.as_ref().map_or(f64::NAN, f));
+            let _ = write!(
+                out,
+                "    {{\"first\": {}, \"second\": {}, \"wins\": {}, \"losses\": {}, \"pentanomial\": {:?}, \
+                 \"score\": {}, \"elo\": {}, \"elo_lower\": {}, \"elo_upper\": {}, \"elo_error\": {}, \"los\": {}}}",
+                string(&self.names[p.first]),
+                string(&self.names[p.second]),
+                p.wins,
+                p.losses,
+                p.pairs.counts,
+                field(|e| e.score),
+                field(|e| e.elo),
+                field(|e| e.lower),
+                field(|e| e.upper),
+                field(EloEstimate::error),
+                field(|e| e.los),
+            );
+            out += if i + 1 < self.pairings.len() {
+                ",\n"
+            } else {
+                "\n"
+            };
+        }
+        out += "  ],\n";
+        match self.llr() {
+            Some((sprt, llr)) => {
+                let (lower, upper) = sprt.bounds();
+                let verdict = match self.verdict {
+                    Some(Verdict::H0) => "\"H0\"",
+                    Some(Verdict::H1) => "\"H1\"",
+                    None => "null",
+                };
+                let _ = writeln!(
+                    out,
+                    "  \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \"llr\": {}, \
+                     \"lower\": {}, \"upper\": {}, \"verdict\": {verdict}}},",
+                    number(sprt.elo0),
+                    number(sprt.elo1),
+                    number(sprt.alpha),
+                    number(sprt.beta),
+                    number(llr),
+                    number(lower),
+                    number(upper)
+                );
+            }
+            None => out += "  \"sprt\": null,\n",
+        }
+        out += "  \"engines\": [\n";
+        for (i, (name, e)) in self.names.iter().zip(&self.engines).enumerate() {
+            let reasons: Vec<String> = Reason::ALL
+                .iter()
+                .map(|r| format!("\"{r}\": {}", e.losses_by_reason[r.index()]))
+                .collect();
+            let _ = write!(
+                out,
+                "    {{\"name\": {}, \"games\": {}, \"wins\": {}, \"losses\": {}, \"losses_by_reason\": {{{}}}, \
+                 \"moves\": {}, \"average_ms_per_move\": {}, \"average_depth\": {}}}",
+                string(name),
+                e.games,
+                e.wins,
+                e.losses(),
+                reasons.join(", "),
+                e.moves,
+                number(e.average_ms_per_move().unwrap_or(f64::NAN)),
+                number(e.average_depth().unwrap_or(f64::NAN)),
+            );
+            out += if i + 1 < self.engines.len() {
+                ",\n"
+            } else {
+                "\n"
+            };
+        }
+        out += "  ]\n}\n";
+        out
+    }
+}
+
+fn signed(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:+.1}")
+    } else if value > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+fn unsigned(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:.1}")
+    } else {
+        "inf".into()
+    }
+}
+
+/// A JSON number; `null` for what JSON cannot write (infinite or undefined values).
+fn number(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value}")
+    } else {
+        "null".into()
+    }
+}
+
+/// A JSON string literal.
+fn string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out += "\\\"",
+            '\\' => out += "\\\\",
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -1,0 +1,301 @@
+//! The match runner: game pairs scheduled over worker threads, the game loop, and the referee.
+//!
+//! Each worker owns its own instance of every engine (processes stay alive between its games and
+//! are told `uginewgame`), takes the next game pair from a shared counter, plays both games, and
+//! sends the pair to the main thread, which keeps the tally, writes records, reports progress and
+//! stops the match when the SPRT decides. The referee is the rules core: a move is accepted only
+//! if it is legal, the runner keeps the clocks, and the runner alone decides the result.
+//!
+//! Time rules: with `--tc`, the time from `go` to `bestmove` is taken off the mover's clock, and a
+//! move that takes longer than the clock plus the latency allowance is a `time-forfeit`; then the
+//! increment is added. With `--movetime`, a move that takes longer than movetime plus the allowance
+//! is a `time-forfeit`. An engine silent for longer than its budget (clock or movetime) plus the
+//! no-reply timeout — or, with only `--depth`/`--nodes`, the no-reply timeout itself — is a
+//! `no-reply`: killed, and started again for its next game.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use crate::board::Side;
+use crate::limits::{Clock, Limits};
+use crate::moves::Move;
+
+use super::openings::Opening;
+use super::player::{EngineSpec, MoveRequest, Player, Timeouts};
+use super::records::{ending_of, GameRecord};
+use super::stats::Sprt;
+use super::Reason;
+
+/// The move limits of a match, as given on the command line (milliseconds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveLimits {
+    /// Base time and increment of each side's clock.
+    pub clock: Option<(u64, u64)>,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+}
+
+impl MoveLimits {
+    pub fn is_timed(&self) -> bool {
+        self.clock.is_some() || self.movetime.is_some()
+    }
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    /// Games of each pairing (an even number: pairs of games).
+    pub games: usize,
+    pub concurrency: usize,
+    pub limits: MoveLimits,
+    /// Latency allowance added to clock and movetime before a move is a time forfeit.
+    pub latency: Duration,
+    /// How long past its budget an engine may stay silent before it is `no-reply`.
+    pub timeout: Duration,
+    /// The openings, used in order (pair k plays opening k modulo their number).
+    pub openings: Vec<Opening>,
+    /// With more than two engines: the first plays every other (instead of all against all).
+    pub gauntlet: bool,
+    pub sprt: Option<Sprt>,
+    /// Seeds the built-in players' choices.
+    pub seed: u64,
+}
+
+impl MatchConfig {
+    /// The pairings, as (first, second) engine indices.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.engines.len();
+        if self.gauntlet {
+            (1..n).map(|j| (0, j)).collect()
+        } else {
+            (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect()
+        }
+    }
+
+    pub fn pairs_per_pairing(&self) -> usize {
+        self.games.div_ceil(2)
+    }
+}
+
+/// One played game, with what the tally needs besides the record.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    pub record: GameRecord,
+    /// Engine indices of Blue and Red.
+    pub players: [usize; 2],
+    /// Plies of the opening (not played by the engines).
+    pub opening_plies: usize,
+    /// Per side: moves made, total thinking time, sum and count of reported depths.
+    pub moves_made: [u64; 2],
+    pub time_used: [Duration; 2],
+    pub depth_sum: [u64; 2],
+    pub depth_count: [u64; 2],
+    /// What went wrong, for forfeits.
+    pub detail: Option<String>,
+}
+
+impl GameResult {
+    pub fn winner_engine(&self) -> usize {
+        self.players[self.record.winner.index()]
+    }
+
+    pub fn loser_engine(&self) -> usize {
+        self.players[self.record.winner.opponent().index()]
+    }
+}
+
+/// Both games of one pair.
+#[derive(Clone, Debug)]
+pub struct PairResult {
+    pub pairing: usize,
+    pub index: usize,
+    pub games: [GameResult; 2],
+}
+
+/// Runs every game pair (or until `on_pair` returns `false`), calling `on_pair` in the main
+/// thread as pairs finish.
+pub fn run(config: &MatchConfig, mut on_pair: impl FnMut(PairResult) -> bool) {
+    let pairings = config.pairings();
+    let pairs = config.pairs_per_pairing();
+    // Interleave the pairings so that a round-robin's tables fill evenly.
+    let jobs: Vec<(usize, usize)> = (0..pairs)
+        .flat_map(|k| (0..pairings.len()).map(move |p| (p, k)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel();
+    thread::scope(|scope| {
+        for _ in 0..config.concurrency.clamp(1, jobs.len().max(1)) {
+            let sender = sender.clone();
+            let (jobs, next, stop, pairings) = (&jobs, &next, &stop, &pairings);
+            scope.spawn(move || {
+                let timeouts = Timeouts {
+                    handshake: config.timeout,
+                };
+                let mut players: Vec<Box<dyn Player>> = config
+                    .engines
+                    .iter()
+                    .map(|spec| spec.create(timeouts))
+                    .collect();
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(&(pairing, index)) = jobs.get(next.fetch_add(1, Ordering::Relaxed))
+                    else {
+                        break;
+                    };
+                    let (a, b) = pairings[pairing];
+                    let opening = &config.openings[index % config.openings.len()];
+                    let seed = config
+                        .seed
+                        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                        .wrapping_add((pairing * pairs + index) as u64 * 2);
+                    let first = play_game(config, &mut players, [a, b], opening, seed);
+                    let second = play_game(config, &mut players, [b, a], opening, seed + 1);
+                    let result = PairResult {
+                        pairing,
+                        index,
+                        games: [first, second],
+                    };
+                    if sender.send(result).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for pair in receiver {
+            if !on_pair(pair) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+}
+
+/// Plays one game between `players[engines[0]]` (Blue) and `players[engines[1]]` (Red).
+pub fn play_game(
+    config: &MatchConfig,
+    players: &mut [Box<dyn Player>],
+    engines: [usize; 2],
+    opening: &Opening,
+    seed: u64,
+) -> GameResult {
+    let start = opening.start;
+    let mut moves: Vec<Move> = opening.moves.clone();
+    let mut position = opening.position();
+    let mut started = [false; 2];
+    let mut result = GameResult {
+        record: GameRecord {
+            start,
+            moves: Vec::new(),
+            winner: Side::Blue,
+            reason: Reason::NoMoves,
+            blue: config.engines[engines[0]].name.clone(),
+            red: config.engines[engines[1]].name.clone(),
+        },
+        players: engines,
+        opening_plies: opening.moves.len(),
+        moves_made: [0; 2],
+        time_used: [Duration::ZERO; 2],
+        depth_sum: [0; 2],
+        depth_count: [0; 2],
+        detail: None,
+    };
+    let (base, increment) = config.limits.clock.unwrap_or((0, 0));
+    let mut clock = [base; 2];
+    let latency = config.latency;
+    let (winner, reason) = loop {
+        let us = position.side_to_move();
+        if let Some(winner) = position.winner() {
+            let last = *moves.last().expect("openings are not over");
+            let before = moves[..moves.len() - 1]
+                .iter()
+                .fold(start, |p, &mv| p.play(mv));
+            break (winner, ending_of(&before, last));
+        }
+        let player = &mut players[engines[us.index()]];
+        if !started[us.index()] {
+            started[us.index()] = true;
+            let player_seed = seed.wrapping_mul(2).wrapping_add(us.index() as u64);
+            if let Err(failure) = player.new_game(player_seed) {
+                result.detail = Some(failure.detail);
+                break (us.opponent(), failure.reason);
+            }
+        }
+        let limits = Limits {
+            depth: config.limits.depth,
+            nodes: config.limits.nodes,
+            movetime: config.limits.movetime,
+            clock: config.limits.clock.map(|_| Clock {
+                time: clock,
+                increment: [increment; 2],
+            }),
+            infinite: false,
+        };
+        let budget = match (config.limits.clock, config.limits.movetime) {
+            (Some(_), _) => Some(Duration::from_millis(clock[us.index()])),
+            (None, Some(movetime)) => Some(Duration::from_millis(movetime)),
+            (None, None) => None,
+        };
+        let deadline = budget.map_or(config.timeout, |b| b + latency + config.timeout);
+        let request = MoveRequest {
+            start: &start,
+            moves: &moves,
+            position: &position,
+            limits,
+            deadline,
+        };
+        let reply = match player.go(&request) {
+            Ok(reply) => reply,
+            Err(failure) => {
+                result.detail = Some(failure.detail);
+                break (us.opponent(), failure.reason);
+            }
+        };
+        let side = us.index();
+        result.moves_made[side] += 1;
+        result.time_used[side] += reply.elapsed;
+        if let Some(depth) = reply.depth {
+            result.depth_sum[side] += u64::from(depth);
+            result.depth_count[side] += 1;
+        }
+        if let Some(budget) = budget {
+            if reply.elapsed > budget + latency {
+                result.detail = Some(format!(
+                    "took {} ms with {} ms left (+{} ms allowance)",
+                    reply.elapsed.as_millis(),
+                    budget.as_millis(),
+                    latency.as_millis()
+                ));
+                break (us.opponent(), Reason::TimeForfeit);
+            }
+        }
+        if config.limits.clock.is_some() {
+            let spent = reply.elapsed.as_millis() as u64;
+            clock[side] = clock[side].saturating_sub(spent) + increment;
+        }
+        match position.parse_move(&reply.text) {
+            Ok(mv) => {
+                position = position.play(mv);
+                moves.push(mv);
+            }
+            Err(error) => {
+                let detail = if reply.text.is_empty() {
+                    "bestmove without a move".to_string()
+                } else {
+                    error.to_string()
+                };
+                result.detail = Some(detail);
+                break (us.opponent(), Reason::IllegalMove);
+            }
+        }
+    };
+    result.record.moves = moves;
+    result.record.winner = winner;
+    result.record.reason = reason;
+    result
+}

@@ -1,0 +1,268 @@
+//! Match statistics from game pairs: score, Elo with a 95% interval, likelihood of superiority
+//! (LOS) and the sequential probability ratio test (SPRT).
+//!
+//! Every figure is computed from *pentanomial* counts — how many game pairs (the same opening
+//! played twice with colours swapped) ended with 0, 1/2, 1, 3/2 or 2 points for the first engine —
+//! rather than from the single games. The two games of a pair share an opening, so their results
+//! are correlated; treating the pair as the unit of observation gives honest (usually narrower)
+//! error bars, as fishtest and fastchess do. Lielow has no draws, so only the 0, 1 and 2 point
+//! bins fill up, but the formulas are the general ones.
+//!
+//! The Elo model is the logistic one: a score `s` (0..1) is worth `-400 log10(1/s - 1)` Elo.
+//! The SPRT uses the normal (GSPRT) approximation of the log-likelihood ratio that fishtest and
+//! fastchess apply to pentanomial data:
+//!
+//! ```text
+//! LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var)
+//! ```
+//!
+//! with `N` pairs, `s` the mean pair score (as a fraction), `var` the variance of the pair score,
+//! and `s0`, `s1` the scores of `elo0` and `elo1`. Empty bins are given a weight of 1e-3 first
+//! (fishtest's regularisation), so the ratio exists even when every pair ended the same way.
+
+use std::fmt;
+
+/// The 97.5% quantile of the standard normal distribution: a two-sided 95% interval.
+const Z_95: f64 = 1.959_963_984_540_054;
+
+/// Weight given to an empty bin before the LLR is computed (fishtest's `regularize`).
+const EMPTY_BIN_WEIGHT: f64 = 1e-3;
+
+/// Game-pair counts: `counts[k]` pairs scored `k / 2` points (of 2) for the first engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    pub counts: [u64; 5],
+}
+
+impl Pentanomial {
+    /// Adds a pair in which the first engine scored `half_points` half-points (0..=4).
+    pub fn add(&mut self, half_points: usize) {
+        self.counts[half_points.min(4)] += 1;
+    }
+
+    pub fn pairs(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Mean and variance of the pair score (as a fraction of the pair's 2 points), over the bins
+    /// weighted by `weights`; `None` without data.
+    fn moments(weights: [f64; 5]) -> Option<(f64, f64)> {
+        let total: f64 = weights.iter().sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let value = |k: usize| k as f64 / 4.0;
+        let mean = (0..5).map(|k| weights[k] * value(k)).sum::<f64>() / total;
+        let variance = (0..5)
+            .map(|k| weights[k] * (value(k) - mean).powi(2))
+            .sum::<f64>()
+            / total;
+        Some((mean, variance))
+    }
+
+    fn weights(&self) -> [f64; 5] {
+        self.counts.map(|c| c as f64)
+    }
+
+    /// The first engine's mean score per game, 0..1 (`None` before the first pair).
+    pub fn score(&self) -> Option<f64> {
+        Self::moments(self.weights()).map(|(mean, _)| mean)
+    }
+
+    /// The Elo difference (first engine minus second) with its 95% interval and the LOS.
+    pub fn elo(&self) -> Option<EloEstimate> {
+        let (mean, variance) = Self::moments(self.weights())?;
+        let standard_error = (variance / self.pairs() as f64).sqrt();
+        let lower = elo_from_score(mean - Z_95 * standard_error);
+        let upper = elo_from_score(mean + Z_95 * standard_error);
+        let los = if standard_error > 0.0 {
+            normal_cdf((mean - 0.5) / standard_error)
+        } else if mean > 0.5 {
+            1.0
+        } else if mean < 0.5 {
+            0.0
+        } else {
+            0.5
+        };
+        Some(EloEstimate {
+            score: mean,
+            elo: elo_from_score(mean),
+            lower,
+            upper,
+            los,
+        })
+    }
+}
+
+/// An Elo difference and its 95% interval; values may be infinite at a score of 0 or 1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    /// Mean score per game, 0..1.
+    pub score: f64,
+    pub elo: f64,
+    pub lower: f64,
+    pub upper: f64,
+    /// Likelihood of superiority: the probability that the first engine is the stronger one.
+    pub los: f64,
+}
+
+impl EloEstimate {
+    /// Half the width of the interval, the `±` figure.
+    pub fn error(&self) -> f64 {
+        (self.upper - self.lower) / 2.0
+    }
+}
+
+/// The logistic Elo difference worth a score of `score` (0..1); ±infinity at the ends.
+pub fn elo_from_score(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// The expected score of an engine `elo` Elo stronger than its opponent.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The standard normal cumulative distribution function.
+pub fn normal_cdf(x: f64) -> f64 {
+    0.5 * erfc(-x / std::f64::consts::SQRT_2)
+}
+
+/// The complementary error function, by the Chebyshev fit of Numerical Recipes (`erfcc`):
+/// relative error below 1.2e-7 everywhere, plenty for LOS.
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let value = t * poly.exp();
+    if x >= 0.0 {
+        value
+    } else {
+        2.0 - value
+    }
+}
+
+/// The parameters of a sequential probability ratio test: H0 "the first engine is `elo0` Elo
+/// stronger" against H1 "it is `elo1` stronger", with error rates `alpha` (accepting H1 when H0
+/// holds) and `beta` (accepting H0 when H1 holds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// The outcome of an SPRT that has crossed a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The lower bound was crossed: H0 (`elo0`) accepted.
+    H0,
+    /// The upper bound was crossed: H1 (`elo1`) accepted.
+    H1,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::H0 => "H0 accepted",
+            Verdict::H1 => "H1 accepted",
+        })
+    }
+}
+
+impl Sprt {
+    /// Parses `elo0=0,elo1=5,alpha=0.05,beta=0.05` (any order; alpha and beta default to 0.05).
+    pub fn parse(text: &str) -> Result<Sprt, String> {
+        let mut sprt = Sprt {
+            elo0: f64::NAN,
+            elo1: f64::NAN,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        for field in text.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+            let (key, value) = field
+                .split_once('=')
+                .ok_or_else(|| format!("SPRT field '{field}' is not KEY=VALUE"))?;
+            let number: f64 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("SPRT field '{field}': '{value}' is not a number"))?;
+            if !number.is_finite() {
+                return Err(format!("SPRT field '{field}' is not finite"));
+            }
+            match key.trim() {
+                "elo0" => sprt.elo0 = number,
+                "elo1" => sprt.elo1 = number,
+                "alpha" => sprt.alpha = number,
+                "beta" => sprt.beta = number,
+                other => {
+                    return Err(format!(
+                        "unknown SPRT field '{other}' (use elo0, elo1, alpha, beta)"
+                    ))
+                }
+            }
+        }
+        if sprt.elo0.is_nan() || sprt.elo1.is_nan() {
+            return Err("SPRT needs elo0 and elo1, e.g. elo0=0,elo1=5".into());
+        }
+        if sprt.elo0 >= sprt.elo1 {
+            return Err("SPRT needs elo0 < elo1".into());
+        }
+        for (name, rate) in [("alpha", sprt.alpha), ("beta", sprt.beta)] {
+            if !(rate > 0.0 && rate < 0.5) {
+                return Err(format!("SPRT {name} must lie strictly between 0 and 0.5"));
+            }
+        }
+        Ok(sprt)
+    }
+
+    /// The (lower, upper) LLR bounds: `ln(beta / (1 - alpha))` and `ln((1 - beta) / alpha)`.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of H1 against H0 for these pairs (0 without data).
+    pub fn llr(&self, pairs: &Pentanomial) -> f64 {
+        let weights = pairs
+            .weights()
+            .map(|w| if w == 0.0 { EMPTY_BIN_WEIGHT } else { w });
+        if pairs.pairs() == 0 {
+            return 0.0;
+        }
+        let Some((mean, variance)) = Pentanomial::moments(weights) else {
+            return 0.0;
+        };
+        let total: f64 = weights.iter().sum();
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        total * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+    }
+
+    /// The verdict once `llr` has crossed a bound.
+    pub fn verdict(&self, llr: f64) -> Option<Verdict> {
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            Some(Verdict::H1)
+        } else if llr <= lower {
+            Some(Verdict::H0)
+        } else {
+            None
+        }
+    }
+}

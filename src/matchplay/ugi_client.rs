@@ -1,0 +1,404 @@
+//! The runner's side of UGI: an engine as a child process, spoken to line by line.
+//!
+//! A reader thread turns the engine's stdout into lines on a channel, so every wait is a
+//! `recv_timeout` and an engine that stops talking can never hang the match. An engine that dies
+//! (end of its output) is a `crash`, one that misses a deadline a `no-reply`; either way the
+//! process (and, on Unix, its whole process group, so a wrapper script's children go too) is
+//! killed, and the next game starts a fresh one with a new handshake.
+//!
+//! The conversation: `ugi` -> `ugiok`; `setoption name N value V` per option; `isready` ->
+//! `readyok`. Before each game: `uginewgame`, `isready` -> `readyok` (which also drains anything
+//! left over from the previous game). Each move: `position fen <start> [moves ...]`, `go ...`,
+//! then lines until `bestmove <move>`; `info` lines are read for their depth, other lines ignored.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::limits::Limits;
+
+use super::player::{Failure, MoveRequest, Player, Reply, Timeouts};
+use super::Reason;
+
+/// Longest line kept whole; a longer one is cut into pieces of this size.
+const MAX_LINE: u64 = 64 * 1024;
+
+/// How long an engine gets to exit by itself after `quit`.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// Splits a command line into words the way a POSIX shell does for plain words: whitespace
+/// separates; `'...'` keeps everything literally; `"..."` keeps everything except that `\` escapes
+/// `"`, `\`, `$` and `` ` ``; outside quotes `\` escapes any character. No expansions.
+pub fn split_command_line(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err(format!("unterminated ' in command '{line}'")),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => return Err(format!("unterminated \" in command '{line}'")),
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err(format!("unterminated \" in command '{line}'")),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some(c) => word.push(c),
+                    None => return Err(format!("command '{line}' ends with a lone \\")),
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("empty engine command".into());
+    }
+    Ok(words)
+}
+
+/// What the reader thread passes on.
+enum Event {
+    Line(String),
+    /// The engine closed its output (it exited or crashed).
+    Eof,
+}
+
+/// A running engine process.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Event>,
+}
+
+impl Process {
+    fn spawn(argv: &[String]) -> Result<Process, String> {
+        let (program, args) = argv.split_first().ok_or("empty engine command")?;
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| format!("cannot start '{program}': {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin pipe")?;
+        let stdout = child.stdout.take().ok_or("no stdout pipe")?;
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buffer = Vec::new();
+            loop {
+                buffer.clear();
+                match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buffer) {
+                    Ok(0) | Err(_) => {
+                        let _ = sender.send(Event::Eof);
+                        return;
+                    }
+                    Ok(_) => {
+                        let text = String::from_utf8_lossy(&buffer);
+                        let line = text.trim_end_matches(['\n', '\r']).to_string();
+                        if sender.send(Event::Line(line)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(Process {
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| Failure::new(Reason::Crash, format!("cannot write to the engine: {e}")))
+    }
+
+    /// Waits until a line satisfying `wanted` arrives (other lines go to `other`), or `timeout`.
+    fn wait_for(
+        &mut self,
+        timeout: Duration,
+        what: &str,
+        wanted: impl Fn(&str) -> bool,
+        mut other: impl FnMut(&str),
+    ) -> Result<String, Failure> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(Event::Line(line)) if wanted(&line) => return Ok(line),
+                Ok(Event::Line(line)) => other(&line),
+                Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    let status = self
+                        .child
+                        .wait()
+                        .map_or_else(|e| e.to_string(), |s| s.to_string());
+                    return Err(Failure::new(
+                        Reason::Crash,
+                        format!("the engine exited while the runner waited for {what} ({status})"),
+                    ));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(Failure::new(
+                        Reason::NoReply,
+                        format!("no {what} within {} ms", timeout.as_millis()),
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Kills the engine (and its process group) and reaps it.
+    fn kill(&mut self) {
+        #[cfg(unix)]
+        {
+            let group = format!("-{}", self.child.id());
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &group])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Asks the engine to quit, killing it if it does not within a short grace.
+    fn quit(mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + QUIT_GRACE;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+}
+
+fn first_word_is(line: &str, word: &str) -> bool {
+    line.split_whitespace().next() == Some(word)
+}
+
+/// The `go` command for these limits.
+pub fn go_command(limits: &Limits) -> String {
+    let mut go = String::from("go");
+    if let Some(clock) = limits.clock {
+        go += &format!(
+            " p1time {} p2time {} p1inc {} p2inc {}",
+            clock.time[0], clock.time[1], clock.increment[0], clock.increment[1]
+        );
+    }
+    if let Some(movetime) = limits.movetime {
+        go += &format!(" movetime {movetime}");
+    }
+    if let Some(depth) = limits.depth {
+        go += &format!(" depth {depth}");
+    }
+    if let Some(nodes) = limits.nodes {
+        go += &format!(" nodes {nodes}");
+    }
+    if limits.infinite {
+        go += " infinite";
+    }
+    go
+}
+
+/// An external UGI engine: the command, its options, and the process when running.
+pub struct UgiEngine {
+    argv: Vec<String>,
+    options: Vec<(String, String)>,
+    timeouts: Timeouts,
+    process: Option<Process>,
+    /// `info string` lines seen during the last handshake (errors about options, typically).
+    pub handshake_notes: Vec<String>,
+}
+
+impl UgiEngine {
+    pub fn new(argv: Vec<String>, options: Vec<(String, String)>, timeouts: Timeouts) -> UgiEngine {
+        UgiEngine {
+            argv,
+            options,
+            timeouts,
+            process: None,
+            handshake_notes: Vec::new(),
+        }
+    }
+
+    /// Starts the process and completes the handshake, if not running.
+    pub fn ensure_started(&mut self) -> Result<(), Failure> {
+        if self.process.is_some() {
+            return Ok(());
+        }
+        let mut process = Process::spawn(&self.argv).map_err(|e| Failure::new(Reason::Crash, e))?;
+        let timeout = self.timeouts.handshake;
+        let mut notes = Vec::new();
+        let result = (|| {
+            process.send("ugi")?;
+            process.wait_for(timeout, "ugiok", |l| l.trim() == "ugiok", |_| {})?;
+            for (name, value) in &self.options {
+                process.send(&format!("setoption name {name} value {value}"))?;
+            }
+            process.send("isready")?;
+            process.wait_for(
+                timeout,
+                "readyok",
+                |l| l.trim() == "readyok",
+                |l| {
+                    if first_word_is(l, "info") && l.contains("string") {
+                        notes.push(l.to_string());
+                    }
+                },
+            )?;
+            Ok(())
+        })();
+        self.handshake_notes = notes;
+        match result {
+            Ok(()) => {
+                self.process = Some(process);
+                Ok(())
+            }
+            Err(failure) => {
+                process.kill();
+                Err(failure)
+            }
+        }
+    }
+
+    /// Runs `talk` on the process; a failure kills it so the next game restarts it.
+    fn with_process<T>(
+        &mut self,
+        talk: impl FnOnce(&mut Process) -> Result<T, Failure>,
+    ) -> Result<T, Failure> {
+        self.ensure_started()?;
+        let process = self.process.as_mut().expect("started above");
+        let result = talk(process);
+        if result.is_err() {
+            if let Some(mut process) = self.process.take() {
+                process.kill();
+            }
+        }
+        result
+    }
+
+    /// Stops the engine politely (`quit`), killing it if it lingers.
+    pub fn shut_down(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.quit();
+        }
+    }
+}
+
+impl Drop for UgiEngine {
+    fn drop(&mut self) {
+        self.shut_down();
+    }
+}
+
+impl Player for UgiEngine {
+    fn new_game(&mut self, _seed: u64) -> Result<(), Failure> {
+        let timeout = self.timeouts.handshake;
+        self.with_process(|process| {
+            process.send("uginewgame")?;
+            process.send("isready")?;
+            process
+                .wait_for(timeout, "readyok", |l| l.trim() == "readyok", |_| {})
+                .map(|_| ())
+        })
+    }
+
+    fn go(&mut self, request: &MoveRequest) -> Result<Reply, Failure> {
+        let mut position = format!("position fen {}", request.start.to_lfen());
+        if !request.moves.is_empty() {
+            position += " moves";
+            for mv in request.moves {
+                position += &format!(" {mv}");
+            }
+        }
+        let go = go_command(&request.limits);
+        self.with_process(|process| {
+            process.send(&position)?;
+            process.send(&go)?;
+            let sent = Instant::now();
+            let mut depth = None;
+            let line = process.wait_for(
+                request.deadline,
+                "bestmove",
+                |l| first_word_is(l, "bestmove"),
+                |l| {
+                    if first_word_is(l, "info") {
+                        if let Some(d) = info_depth(l) {
+                            depth = Some(d);
+                        }
+                    }
+                },
+            )?;
+            let elapsed = sent.elapsed();
+            let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+            Ok(Reply {
+                text,
+                elapsed,
+                depth,
+            })
+        })
+    }
+}
+
+/// The `depth` field of an `info` line.
+fn info_depth(line: &str) -> Option<u32> {
+    let mut words = line.split_whitespace();
+    while let Some(word) = words.next() {
+        if word == "depth" {
+            return words.next()?.parse().ok();
+        }
+    }
+    None
+}
