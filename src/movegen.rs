@@ -7,7 +7,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::board::{Bitboard, Square, STEPS};
+use crate::board::{Bitboard, Geometry, Square, STEPS};
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -85,26 +85,35 @@ pub(crate) fn count_unchecked(position: &Position) -> u64 {
     let us = position.side_to_move();
     let geometry = position.size().geometry();
     let own = position.stacks(us).0;
-    let mut total = 0u32;
-    for height in 1..=position.size().n() {
-        let stacks = position.stacks_of_height(us, height).0;
-        if stacks == 0 {
-            continue;
-        }
-        let sources = &geometry.sources[height];
-        let h = height as u32;
-        // Directions 0..4 step towards higher indices, 4..8 towards lower ones (see `DIRECTIONS`).
-        for d in 0..4 {
-            let shift = STEPS[d] as u32 * h;
-            total += (((stacks & sources[d].0) << shift) & !own).count_ones();
-        }
-        for d in 4..8 {
-            let shift = (-STEPS[d]) as u32 * h;
-            total += (((stacks & sources[d].0) >> shift) & !own).count_ones();
-        }
-        total += (stacks & geometry.bear_off[height].0).count_ones();
+    let heights = position.height_set(us);
+    let mut total = 0;
+    // One call per height present, each with its shifts known at compile time.
+    macro_rules! count_heights {
+        ($($h:literal)*) => {$(
+            if heights & (1 << $h) != 0 {
+                total += count_height::<$h>(position.stacks_of_height(us, $h).0, own, geometry);
+            }
+        )*};
     }
+    count_heights!(1 2 3 4 5 6 7 8 9);
     u64::from(total)
+}
+
+/// The moves of the stacks `stacks`, all of height `H`, whose side's stacks are `own`.
+#[inline(always)]
+fn count_height<const H: usize>(stacks: u128, own: u128, geometry: &Geometry) -> u32 {
+    let sources = &geometry.sources[H];
+    let mut total = (stacks & geometry.bear_off[H].0).count_ones();
+    // Directions 0..4 step towards higher indices, 4..8 towards lower ones (see `DIRECTIONS`).
+    for d in 0..4 {
+        let shift = STEPS[d] as u32 * H as u32;
+        total += (((stacks & sources[d].0) << shift) & !own).count_ones();
+    }
+    for d in 4..8 {
+        let shift = (-STEPS[d]) as u32 * H as u32;
+        total += (((stacks & sources[d].0) >> shift) & !own).count_ones();
+    }
+    total
 }
 
 /// Whether `side` has a stack that could land on `square` with its next move (ignoring whose

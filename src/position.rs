@@ -20,6 +20,11 @@ pub struct Position {
     occupied: [Bitboard; 2],
     /// Height of the stack on each square, 0 where empty: the owner is read from `occupied`.
     heights: [u8; SQUARES],
+    /// `stack_count[side][h]`: how many stacks of height `h` the side has.
+    stack_count: [[u8; MAX_HEIGHT + 1]; 2],
+    /// Bit `h` set when the side has a stack of height `h`: lets move counting visit only the
+    /// heights present and find the tallest stacks with one leading-zero count.
+    height_set: [u16; 2],
     key: u64,
     crowns: [Option<Square>; 2],
     side_to_move: Side,
@@ -69,6 +74,8 @@ impl Position {
             by_height: [Bitboard::EMPTY; MAX_HEIGHT + 1],
             occupied: [Bitboard::EMPTY; 2],
             heights: [0; SQUARES],
+            stack_count: [[0; MAX_HEIGHT + 1]; 2],
+            height_set: [0; 2],
             key: 0,
             crowns: [None; 2],
             side_to_move,
@@ -111,6 +118,12 @@ impl Position {
     #[inline]
     pub fn stacks_of_height(&self, side: Side, height: usize) -> Bitboard {
         self.by_height[height] & self.occupied[side.index()]
+    }
+
+    /// The heights `side` has stacks of, as a set: bit `h` for height `h`.
+    #[inline]
+    pub fn height_set(&self, side: Side) -> u16 {
+        self.height_set[side.index()]
     }
 
     /// Height of the stack on `square`, 0 if the square is empty.
@@ -260,6 +273,14 @@ impl Position {
         if king_moved {
             self.set_crown(us, Some(to));
         }
+        if captured == 0 {
+            // A stack that grew changes the mover's tallest only if it is now the tallest, alone.
+            let taller = self.height_set[us.index()] >> (new_height + 1);
+            if taller == 0 && self.stack_count[us.index()][new_height] == 1 && !king_moved {
+                self.set_crown(us, Some(to));
+            }
+            return;
+        }
         if captured > 0 && self.crowns[them.index()] == Some(to) {
             // Capturing the king wins at once; the crown rule is not applied after it.
             self.set_crown(them, None);
@@ -267,14 +288,17 @@ impl Position {
             return;
         }
         self.crown_tallest(us);
-        if captured > 0 {
-            self.crown_tallest(them);
-        }
+        self.crown_tallest(them);
     }
 
     /// Puts `side`'s crown on its uniquely tallest stack, if it has one.
     #[inline]
     fn crown_tallest(&mut self, side: Side) {
+        // The counts tell whether a uniquely tallest stack exists before any board is read.
+        let set = self.height_set[side.index()];
+        if set == 0 || self.stack_count[side.index()][(15 - set.leading_zeros()) as usize] != 1 {
+            return;
+        }
         if let Some(tallest) = self.uniquely_tallest(side) {
             if self.crowns[side.index()] != Some(tallest) {
                 self.set_crown(side, Some(tallest));
@@ -284,18 +308,17 @@ impl Position {
 
     /// The stack of `side` strictly taller than all its others, if there is one.
     pub fn uniquely_tallest(&self, side: Side) -> Option<Square> {
-        let own = self.occupied[side.index()];
-        for height in (1..=self.size.n()).rev() {
-            let stacks = self.by_height[height] & own;
-            if stacks.any() {
-                return if stacks.is_single() {
-                    stacks.first()
-                } else {
-                    None
-                };
-            }
+        let set = self.height_set[side.index()];
+        if set == 0 {
+            return None;
         }
-        None
+        let tallest = (15 - set.leading_zeros()) as usize;
+        let stacks = self.by_height[tallest] & self.occupied[side.index()];
+        if stacks.is_single() {
+            stacks.first()
+        } else {
+            None
+        }
     }
 
     #[inline]
@@ -321,6 +344,8 @@ impl Position {
         self.occupied[side.index()] |= bit;
         self.by_height[height] |= bit;
         self.heights[square.index()] = height as u8;
+        self.stack_count[side.index()][height] += 1;
+        self.height_set[side.index()] |= 1 << height;
         self.key ^= zobrist::stack(side, height, square);
     }
 
@@ -330,6 +355,11 @@ impl Position {
         self.occupied[side.index()] ^= bit;
         self.by_height[height] ^= bit;
         self.heights[square.index()] = 0;
+        let count = &mut self.stack_count[side.index()][height];
+        *count -= 1;
+        if *count == 0 {
+            self.height_set[side.index()] &= !(1 << height);
+        }
         self.key ^= zobrist::stack(side, height, square);
     }
 
@@ -415,6 +445,14 @@ impl Position {
             }
         }
         for side in Side::BOTH {
+            for height in 1..=MAX_HEIGHT {
+                let stacks = self.stacks_of_height(side, height).count() as usize;
+                if stacks != self.stack_count[side.index()][height] as usize
+                    || (stacks > 0) != (self.height_set[side.index()] & 1 << height != 0)
+                {
+                    return Err(format!("{side}'s stack counts disagree at height {height}"));
+                }
+            }
             if let Some(king) = self.crowns[side.index()] {
                 if !self.occupied[side.index()].contains(king) {
                     return Err(format!("{side}'s crown on {king} is not on its own stack"));
