@@ -1,0 +1,678 @@
+//! `lielow match` and `lielow openings`, end to end (the real binary against built-in players and
+//! the deliberately broken engines of tests/engines/broken.sh), plus the statistics checked
+//! against values worked out by hand.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use lielow::matchplay::builtin::greedy_move;
+use lielow::matchplay::openings::{parse_file, Opening};
+use lielow::matchplay::records::GameRecord;
+use lielow::matchplay::stats::{elo_from_score, Pentanomial, Sprt, Verdict};
+use lielow::matchplay::ugi_client::split_command_line;
+use lielow::matchplay::Reason;
+use lielow::{BoardSize, Position};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
+const BROKEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/broken.sh");
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "lielow-matchplay-{}-{name}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn lielow(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lielow"))
+        .args(args)
+        .output()
+        .expect("run lielow")
+}
+
+/// Runs a match writing JSON and records; returns (json, records, stdout).
+fn run_match(name: &str, args: &[&str]) -> (String, Vec<GameRecord>, String) {
+    let dir = scratch(name);
+    let json = dir.join("summary.json");
+    let records = dir.join("games.txt");
+    let mut all: Vec<&str> = args.to_vec();
+    let (json_s, records_s) = (json.display().to_string(), records.display().to_string());
+    all.extend(["--json", &json_s, "--records", &records_s]);
+    let output = lielow(&all);
+    assert!(
+        output.status.success(),
+        "lielow match {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json = std::fs::read_to_string(&json).expect("json written");
+    let records = std::fs::read_to_string(&records)
+        .expect("records written")
+        .lines()
+        .map(|line| GameRecord::parse(line).unwrap_or_else(|e| panic!("{line}: {e}")))
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    (
+        json,
+        records,
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+/// The integer after `"field": ` on the JSON line that starts the object `{"<key>": "<name>"`.
+fn json_field(json: &str, key: &str, name: &str, field: &str) -> u64 {
+    let line = json
+        .lines()
+        .find(|l| l.contains(&format!("{{\"{key}\": \"{name}\"")))
+        .unwrap_or_else(|| panic!("no {key} {name} in {json}"));
+    let at = line
+        .find(&format!("\"{field}\": "))
+        .unwrap_or_else(|| panic!("no {field} in {line}"))
+        + field.len()
+        + 4;
+    line[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap_or_else(|_| panic!("{field} in {line}"))
+}
+
+/// Every record replays to its recorded winner, with the recorded players.
+fn check_replays(records: &[GameRecord]) {
+    for record in records {
+        assert_eq!(record.replay(), Ok(record.winner), "{record}");
+        // The same through the text a GUI would send: position fen <start> moves <moves>.
+        let line = record.to_string();
+        let moves: Vec<&str> = line
+            .split(" ; ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        let mut position = Position::from_lfen(line.split(" ; ").next().unwrap()).unwrap();
+        for text in moves {
+            position = position.play(position.parse_move(text).expect("legal"));
+        }
+        match position.winner() {
+            Some(winner) => assert_eq!(winner, record.winner, "{record}"),
+            None => {
+                assert!(record.reason.is_forfeit(), "{record}");
+                assert_eq!(
+                    position.side_to_move(),
+                    record.winner.opponent(),
+                    "{record}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn builtin_match_totals_are_consistent_and_reproducible() {
+    let args = [
+        "match",
+        "--engine",
+        "builtin:greedy",
+        "--engine",
+        "builtin:random",
+        "--games",
+        "40",
+        "--concurrency",
+        "2",
+        "--random-plies",
+        "4",
+        "--seed",
+        "7",
+    ];
+    let (json, records, table) = run_match("totals", &args);
+    assert_eq!(records.len(), 40);
+    let wins = json_field(&json, "first", "greedy", "wins");
+    let losses = json_field(&json, "first", "greedy", "losses");
+    assert_eq!(wins + losses, 40);
+    assert_eq!(json_field(&json, "name", "greedy", "wins"), wins);
+    assert_eq!(json_field(&json, "name", "random", "wins"), losses);
+    assert_eq!(json_field(&json, "name", "greedy", "losses"), losses);
+    assert_eq!(json_field(&json, "name", "random", "losses"), wins);
+    assert_eq!(json_field(&json, "name", "greedy", "games"), 40);
+    // Greedy takes every king it can reach; random does not.
+    assert!(wins >= 30, "greedy won only {wins} of 40:\n{table}");
+    // Records: the same opening twice with colours swapped, every game decided by the rules.
+    for pair in records.chunks(2) {
+        assert_eq!(pair[0].blue, pair[1].red);
+        assert_eq!(pair[0].start, pair[1].start);
+        assert_eq!(pair[0].moves[..4], pair[1].moves[..4]);
+    }
+    assert!(records.iter().all(|r| !r.reason.is_forfeit()));
+    let greedy_wins = records
+        .iter()
+        .filter(|r| {
+            (if r.winner == lielow::Side::Blue {
+                &r.blue
+            } else {
+                &r.red
+            }) == "greedy"
+        })
+        .count() as u64;
+    assert_eq!(greedy_wins, wins);
+    check_replays(&records);
+    // Same seed, same games, whatever the thread timing.
+    let (_, again, _) = run_match("totals-again", &args);
+    let key = |r: &GameRecord| r.to_string();
+    let mut first: Vec<String> = records.iter().map(key).collect();
+    let mut second: Vec<String> = again.iter().map(key).collect();
+    first.sort();
+    second.sort();
+    assert_eq!(first, second);
+    assert!(table.contains("greedy vs random"));
+}
+
+#[test]
+fn round_robin_and_gauntlet_schedule_every_pairing() {
+    let engines = [
+        "--engine",
+        "builtin:random",
+        "name=a",
+        "--engine",
+        "builtin:random",
+        "name=b",
+        "--engine",
+        "builtin:greedy",
+        "name=c",
+    ];
+    let mut args = vec!["match", "--games", "4"];
+    args.extend(engines);
+    let (json, records, _) = run_match("round-robin", &args);
+    assert_eq!(records.len(), 12);
+    for name in ["a", "b", "c"] {
+        assert_eq!(json_field(&json, "name", name, "games"), 8);
+    }
+    args.push("--gauntlet");
+    let (json, records, _) = run_match("gauntlet", &args);
+    assert_eq!(records.len(), 8);
+    assert_eq!(json_field(&json, "name", "a", "games"), 8);
+    assert_eq!(json_field(&json, "name", "b", "games"), 4);
+    assert_eq!(json_field(&json, "name", "c", "games"), 4);
+    check_replays(&records);
+}
+
+/// A broken engine against random, 4 games: every game is its loss by `reason`, and the match
+/// runs to its end.
+fn broken_engine_loses(mode: &str, reason: Reason, limits: &[&str]) {
+    let command = format!("{BROKEN} {mode}");
+    let mut args = vec![
+        "match",
+        "--engine",
+        &command,
+        "name=bad",
+        "--engine",
+        "builtin:random",
+        "--games",
+        "4",
+        "--timeout-ms",
+        "400",
+    ];
+    args.extend(limits);
+    let (json, records, _) = run_match(mode, &args);
+    assert_eq!(records.len(), 4, "the match must go on to its end");
+    assert_eq!(json_field(&json, "name", "bad", "games"), 4);
+    assert_eq!(
+        json_field(&json, "name", "bad", reason.as_str()),
+        4,
+        "{json}"
+    );
+    assert_eq!(json_field(&json, "name", "random", "wins"), 4);
+    for record in &records {
+        assert_eq!(record.reason, reason);
+        let loser = if record.winner == lielow::Side::Blue {
+            &record.red
+        } else {
+            &record.blue
+        };
+        assert_eq!(loser, "bad");
+    }
+    check_replays(&records);
+}
+
+#[test]
+fn illegal_move_loses() {
+    broken_engine_loses("illegal", Reason::IllegalMove, &["--movetime", "50"]);
+}
+
+#[test]
+fn bestmove_none_loses_as_illegal() {
+    broken_engine_loses("none", Reason::IllegalMove, &["--depth", "3"]);
+}
+
+#[test]
+fn garbage_output_loses_as_illegal() {
+    broken_engine_loses("garbage", Reason::IllegalMove, &["--nodes", "1000"]);
+}
+
+#[test]
+fn hung_engine_is_killed_and_restarted() {
+    broken_engine_loses("hang", Reason::NoReply, &["--movetime", "50"]);
+}
+
+#[test]
+fn overrunning_movetime_is_a_time_forfeit() {
+    broken_engine_loses("slow 0.3", Reason::TimeForfeit, &["--movetime", "50"]);
+}
+
+#[test]
+fn overrunning_the_clock_is_a_time_forfeit() {
+    broken_engine_loses("slow 0.4", Reason::TimeForfeit, &["--tc", "0.2+0.01"]);
+}
+
+#[test]
+fn exiting_mid_game_is_a_crash_and_the_engine_restarts() {
+    broken_engine_loses("exit", Reason::Crash, &["--movetime", "50"]);
+}
+
+#[test]
+fn engine_that_never_finishes_the_handshake_stops_the_match_before_it_starts() {
+    let command = format!("{BROKEN} nougiok");
+    let output = lielow(&[
+        "match",
+        "--engine",
+        &command,
+        "--engine",
+        "builtin:random",
+        "--timeout-ms",
+        "300",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("failed to start") && stderr.contains("ugiok"),
+        "{stderr}"
+    );
+    let output = lielow(&[
+        "match",
+        "--engine",
+        "/no/such/engine",
+        "--engine",
+        "builtin:random",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn bad_flags_are_clear_errors() {
+    for (args, expect) in [
+        (vec!["--engine", "builtin:random"], "at least two"),
+        (
+            vec!["--engine", "builtin:nope", "--engine", "builtin:random"],
+            "unknown built-in",
+        ),
+        (
+            vec![
+                "--engine",
+                "builtin:random",
+                "--engine",
+                "builtin:random",
+                "--tc",
+                "x",
+            ],
+            "--tc",
+        ),
+        (
+            vec!["--engine", "'unterminated", "--engine", "builtin:random"],
+            "unterminated",
+        ),
+        (
+            vec!["--engine", "name=x", "--engine", "builtin:greedy"],
+            "before any engine",
+        ),
+        (
+            vec![
+                "--engine",
+                "builtin:random",
+                "--engine",
+                "builtin:greedy",
+                "--sprt",
+                "elo1=5",
+            ],
+            "elo0",
+        ),
+    ] {
+        let mut all = vec!["match"];
+        all.extend(args);
+        let output = lielow(&all);
+        assert_eq!(output.status.code(), Some(2), "{all:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expect), "{all:?}: {stderr}");
+    }
+}
+
+#[test]
+fn sprt_stops_the_match_when_a_bound_is_crossed() {
+    let (json, records, table) = run_match(
+        "sprt",
+        &[
+            "match",
+            "--engine",
+            "builtin:greedy",
+            "--engine",
+            "builtin:random",
+            "--games",
+            "2000",
+            "--sprt",
+            "elo0=0,elo1=20",
+            "--random-plies",
+            "2",
+            "--concurrency",
+            "2",
+        ],
+    );
+    assert!(json.contains("\"verdict\": \"H1\""), "{json}");
+    assert!(
+        records.len() < 400,
+        "SPRT should stop early, played {}",
+        records.len()
+    );
+    assert!(table.contains("H1 accepted"), "{table}");
+}
+
+#[test]
+fn openings_file_is_validated_line_by_line() {
+    let good = "# comment\n\n8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b moves a2-a3 h7-h6\n";
+    let openings = parse_file(good, "book.txt").expect("valid");
+    assert_eq!(openings.len(), 1);
+    assert_eq!(openings[0].moves.len(), 2);
+    let bad = format!("{good}8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b moves a2-a4\n");
+    let error = parse_file(&bad, "book.txt").unwrap_err();
+    assert!(
+        error.starts_with("book.txt:4:") && error.contains("a2-a4"),
+        "{error}"
+    );
+    let error = parse_file("8/8 b\n", "book.txt").unwrap_err();
+    assert!(error.starts_with("book.txt:1:"), "{error}");
+    // A game already over is no opening: Red to move with no stacks.
+    assert!(Opening::parse("8/8/8/8/8/8/b1b1b1b1b1b1b1b1/8 r").is_err());
+    // Through the command line, the match is refused before it starts.
+    let dir = scratch("book");
+    let path = dir.join("book.txt");
+    std::fs::write(&path, &bad).unwrap();
+    let path = path.display().to_string();
+    let output = lielow(&[
+        "match",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--openings",
+        &path,
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("book.txt:4:"));
+    // A valid book is used (each pair from its line, in order).
+    std::fs::write(dir.join("ok.txt"), good).unwrap();
+    let ok = dir.join("ok.txt").display().to_string();
+    let (_, records, _) = run_match(
+        "book-ok",
+        &[
+            "match",
+            "--engine",
+            "builtin:greedy",
+            "--engine",
+            "builtin:random",
+            "--openings",
+            &ok,
+        ],
+    );
+    assert!(records
+        .iter()
+        .all(|r| r.moves[..2] == openings[0].moves[..]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn openings_command_prints_distinct_legal_positions() {
+    for size in ["8", "9"] {
+        let output = lielow(&[
+            "openings", "--plies", "6", "--count", "40", "--size", size, "--seed", "5",
+        ]);
+        assert!(output.status.success());
+        let text = String::from_utf8(output.stdout).unwrap();
+        let positions: Vec<Position> = text
+            .lines()
+            .map(|l| Position::from_lfen(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+            .collect();
+        assert_eq!(positions.len(), 40);
+        let mut keys: Vec<u64> = positions.iter().map(Position::key).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), 40, "openings must be distinct");
+        assert!(positions
+            .iter()
+            .all(|p| !p.is_game_over() && p.size().n().to_string() == size));
+        // Six plies from the start: Blue to move again.
+        assert!(positions
+            .iter()
+            .all(|p| p.side_to_move() == lielow::Side::Blue));
+        let again = lielow(&[
+            "openings", "--plies", "6", "--count", "40", "--size", size, "--seed", "5",
+        ]);
+        assert_eq!(
+            String::from_utf8(again.stdout).unwrap(),
+            text,
+            "same seed, same openings"
+        );
+    }
+    let balanced = lielow(&[
+        "openings",
+        "--plies",
+        "4",
+        "--count",
+        "5",
+        "--balanced-depth",
+        "2",
+        "--max-eval",
+        "300",
+    ]);
+    assert!(balanced.status.success());
+    assert_eq!(
+        String::from_utf8(balanced.stdout).unwrap().lines().count(),
+        5
+    );
+    // One ply from the 8x8 start has only so many distinct results.
+    let too_many = lielow(&["openings", "--plies", "1", "--count", "1000"]);
+    assert_eq!(too_many.status.code(), Some(1));
+}
+
+#[test]
+fn greedy_follows_its_rules() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut checked = [0usize; 3];
+    for _ in 0..300 {
+        let mut position = Position::start(if rng.gen_bool_half() {
+            BoardSize::Eight
+        } else {
+            BoardSize::Nine
+        });
+        while !position.is_game_over() {
+            let moves = position.legal_moves();
+            let us = position.side_to_move();
+            let mv = greedy_move(&position, &mut rng).expect("a move while the game is on");
+            assert!(moves.contains(&mv));
+            let king_captures: Vec<_> = moves
+                .iter()
+                .filter(|m| m.is_capture() && m.to() == position.king(us.opponent()))
+                .collect();
+            let best_capture = moves
+                .iter()
+                .filter(|m| m.is_capture())
+                .map(|m| position.height(m.to().unwrap()))
+                .max();
+            if !king_captures.is_empty() {
+                assert!(king_captures.contains(&&mv));
+                checked[0] += 1;
+            } else if let Some(best) = best_capture {
+                assert!(mv.is_capture() && position.height(mv.to().unwrap()) == best);
+                checked[1] += 1;
+            } else if mv.is_bear_off() && Some(mv.from()) == position.king(us) {
+                assert_eq!(
+                    moves.len(),
+                    1,
+                    "bore off its king with other moves available"
+                );
+            } else {
+                checked[2] += 1;
+            }
+            // Continue with a random move so that all kinds of positions come up.
+            position = position.play(*moves.choose(&mut rng).unwrap());
+        }
+    }
+    assert!(checked.iter().all(|&n| n > 20), "{checked:?}");
+}
+
+trait HalfCoin {
+    fn gen_bool_half(&mut self) -> bool;
+}
+
+impl HalfCoin for StdRng {
+    fn gen_bool_half(&mut self) -> bool {
+        rand::Rng::gen_bool(self, 0.5)
+    }
+}
+
+#[test]
+fn mcts_beats_random() {
+    let (json, records, _) = run_match(
+        "mcts",
+        &[
+            "match",
+            "--engine",
+            "builtin:mcts:300",
+            "--engine",
+            "builtin:random",
+            "--games",
+            "10",
+        ],
+    );
+    assert_eq!(records.len(), 10);
+    let wins = json_field(&json, "first", "mcts300", "wins");
+    assert!(wins >= 9, "mcts300 won {wins} of 10");
+}
+
+#[test]
+fn command_lines_split_like_a_shell() {
+    let split = |s: &str| split_command_line(s);
+    assert_eq!(split("./lielow").unwrap(), ["./lielow"]);
+    assert_eq!(split("  a  b\tc ").unwrap(), ["a", "b", "c"]);
+    assert_eq!(
+        split(r#"'/my engines/x' --flag "a b" c\ d"#).unwrap(),
+        ["/my engines/x", "--flag", "a b", "c d"]
+    );
+    assert_eq!(
+        split(r#""q\"uote" 'it''s' "a\nb" """#).unwrap(),
+        ["q\"uote", "its", "a\\nb", ""]
+    );
+    assert!(split("'open").is_err());
+    assert!(split("\"open").is_err());
+    assert!(split("trailing\\").is_err());
+    assert!(split("   ").is_err());
+}
+
+#[test]
+fn elo_interval_and_los_match_the_hand_computation() {
+    // 20 pairs: 3 lost both games (0 of 2 points), 10 split (1 point), 7 won both (2 points).
+    // Pair scores as fractions x = 0, 0.5, 1.
+    //   mean s = (3*0 + 10*0.5 + 7*1) / 20 = 12/20 = 0.6
+    //   var    = (3*0.6^2 + 10*0.1^2 + 7*0.4^2) / 20 = (1.08 + 0.10 + 1.12) / 20 = 0.115
+    //   se     = sqrt(0.115 / 20) = sqrt(0.00575) = 0.0758288
+    //   Elo(s) = -400 log10(1/0.6 - 1) = -400 log10(2/3) = 70.4365
+    //   95%: s +- 1.959964 * 0.0758288 = 0.6 +- 0.148622 -> [0.451378, 0.748622]
+    //        Elo(0.451378) = -400 log10(1.215439) = -33.893; Elo(0.748622) = -400 log10(0.335787) = 189.574
+    //   LOS = Phi((0.6 - 0.5) / 0.0758288) = Phi(1.318761) = 0.906375
+    let pairs = Pentanomial {
+        counts: [3, 0, 10, 0, 7],
+    };
+    assert_eq!(pairs.pairs(), 20);
+    let e = pairs.elo().unwrap();
+    assert!((e.score - 0.6).abs() < 1e-12);
+    assert!((e.elo - 70.4365).abs() < 1e-3, "{e:?}");
+    assert!((e.lower - -33.893).abs() < 1e-2, "{e:?}");
+    assert!((e.upper - 189.574).abs() < 1e-2, "{e:?}");
+    assert!((e.error() - (189.574 + 33.893) / 2.0).abs() < 1e-2);
+    assert!((e.los - 0.906375).abs() < 1e-5, "{e:?}");
+    // Symmetry: swapping the engines mirrors everything.
+    let mirrored = Pentanomial {
+        counts: [7, 0, 10, 0, 3],
+    }
+    .elo()
+    .unwrap();
+    assert!((mirrored.elo + e.elo).abs() < 1e-9 && (mirrored.los + e.los - 1.0).abs() < 1e-6);
+    assert!((elo_from_score(0.5)).abs() < 1e-12);
+    assert!(elo_from_score(1.0).is_infinite() && Pentanomial::default().elo().is_none());
+}
+
+#[test]
+fn sprt_llr_and_bounds_match_the_hand_computation() {
+    // Bounds for alpha = beta = 0.05: ln(0.05/0.95) = -2.944439, ln(0.95/0.05) = +2.944439.
+    let sprt = Sprt::parse("elo0=0,elo1=5,alpha=0.05,beta=0.05").unwrap();
+    let (lower, upper) = sprt.bounds();
+    assert!((lower + 2.944439).abs() < 1e-6 && (upper - 2.944439).abs() < 1e-6);
+    // All five bins filled (no regularisation): counts 1, 2, 6, 3, 4 (N = 16 pairs), elo0 = 0,
+    // elo1 = 10, alpha = 0.05, beta = 0.1.
+    //   s  = (0 + 2*0.25 + 6*0.5 + 3*0.75 + 4*1) / 16 = 9.75 / 16 = 0.609375
+    //   var = (1*0.609375^2 + 2*0.359375^2 + 6*0.109375^2 + 3*0.140625^2 + 4*0.390625^2) / 16
+    //       = (0.371338 + 0.258301 + 0.071777 + 0.059326 + 0.610352) / 16 = 0.0856934
+    //   s0 = 1/(1+10^0) = 0.5, s1 = 1/(1+10^(-10/400)) = 0.5143872
+    //   LLR = N (s1-s0)(2s-s0-s1) / (2 var) = 16 * 0.0143872 * 0.2043628 / 0.1713867 = 0.274486
+    //   bounds: ln(0.1/0.95) = -2.251292, ln(0.9/0.05) = 2.890372
+    let sprt = Sprt::parse("elo0=0, elo1=10, alpha=0.05, beta=0.1").unwrap();
+    let pairs = Pentanomial {
+        counts: [1, 2, 6, 3, 4],
+    };
+    assert!(
+        (sprt.llr(&pairs) - 0.274486).abs() < 1e-5,
+        "{}",
+        sprt.llr(&pairs)
+    );
+    let (lower, upper) = sprt.bounds();
+    assert!((lower + 2.251292).abs() < 1e-6 && (upper - 2.890372).abs() < 1e-6);
+    // Empty bins weigh 1e-3 (fishtest's regularisation): counts 3, 0, 10, 0, 7 become
+    // 3, 0.001, 10, 0.001, 7 (N = 20.002): s = 0.599990, var = 0.1149958, and with
+    // elo0 = 0, elo1 = 5 (s1 = 0.5071951): LLR = 20.002 * 0.0071951 * 0.1927849 / 0.2299915 = 0.120634.
+    let sprt = Sprt::parse("elo0=0,elo1=5").unwrap();
+    let pairs = Pentanomial {
+        counts: [3, 0, 10, 0, 7],
+    };
+    assert!(
+        (sprt.llr(&pairs) - 0.120634).abs() < 1e-5,
+        "{}",
+        sprt.llr(&pairs)
+    );
+    assert_eq!(sprt.verdict(3.0), Some(Verdict::H1));
+    assert_eq!(sprt.verdict(-3.0), Some(Verdict::H0));
+    assert_eq!(sprt.verdict(0.1), None);
+    // Evidence of a stronger first engine pushes the LLR up, of a weaker one down.
+    assert!(
+        sprt.llr(&Pentanomial {
+            counts: [0, 0, 25, 0, 75]
+        }) > 2.944
+    );
+    assert!(
+        sprt.llr(&Pentanomial {
+            counts: [75, 0, 25, 0, 0]
+        }) < -2.944
+    );
+    for bad in [
+        "elo0=5,elo1=0",
+        "elo0=0",
+        "elo0=0,elo1=5,alpha=0",
+        "elo0=x,elo1=5",
+        "elo0=0,elo1=5,gamma=1",
+    ] {
+        assert!(Sprt::parse(bad).is_err(), "{bad}");
+    }
+}
