@@ -155,7 +155,7 @@ pub fn run(config: &MatchConfig, mut on_pair: impl FnMut(PairResult) -> bool) {
                         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
                         .wrapping_add((pairing * pairs + index) as u64 * 2);
                     let first = play_game(config, &mut players, [a, b], opening, seed);
-                    let second = play_game(config, &mut players, [b, a], opening, seed + 1);
+                    let second = play_game(config, &mut players, [b, a], opening, seed.wrapping_add(1));
                     let result = PairResult {
                         pairing,
                         index,

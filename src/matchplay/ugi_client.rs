@@ -176,10 +176,7 @@ impl Process {
                 Ok(Event::Line(line)) if wanted(&line) => return Ok(line),
                 Ok(Event::Line(line)) => other(&line),
                 Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    let status = self
-                        .child
-                        .wait()
-                        .map_or_else(|e| e.to_string(), |s| s.to_string());
+                    let status = self.exit_status();
                     return Err(Failure::new(
                         Reason::Crash,
                         format!("the engine exited while the runner waited for {what} ({status})"),
@@ -191,6 +188,20 @@ impl Process {
                         format!("no {what} within {} ms", timeout.as_millis()),
                     ))
                 }
+            }
+        }
+    }
+
+    /// How the process ended, waiting briefly: a process that closed its output may still be
+    /// running (the caller then kills it), and the runner must never block on it.
+    fn exit_status(&mut self) -> String {
+        let deadline = Instant::now() + Duration::from_millis(100);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return status.to_string(),
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
+                Ok(None) => return "its output closed, still running".into(),
+                Err(e) => return e.to_string(),
             }
         }
     }
