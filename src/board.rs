@@ -385,14 +385,14 @@ mod tests {
         for size in [BoardSize::Eight, BoardSize::Nine] {
             let g = size.geometry();
             for h in 1..=MAX_HEIGHT {
-                for d in 0..8 {
-                    let landed = g.sources[h][d].shifted(STEPS[d] * h as i32);
+                for (d, sources) in g.sources[h].iter().enumerate() {
+                    let landed = sources.shifted(STEPS[d] * h as i32);
                     assert_eq!(
                         landed & !g.board,
                         Bitboard::EMPTY,
                         "size {size} h {h} d {d}"
                     );
-                    assert_eq!(landed.count(), g.sources[h][d].count());
+                    assert_eq!(landed.count(), sources.count());
                 }
             }
             // A stack as tall as the board can only bear off, from anywhere.

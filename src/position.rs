@@ -238,6 +238,7 @@ impl Position {
     }
 
     /// Applies a legal move to this position.
+    #[inline(always)]
     pub fn play_in_place(&mut self, mv: Move) {
         let us = self.side_to_move;
         let them = us.opponent();
