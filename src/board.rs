@@ -20,18 +20,23 @@ pub const MAX_HEIGHT: usize = 9;
 /// One of the two players. Blue (player 1) moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Side {
+    /// Player 1, who moves first; `b` in LFEN.
     Blue = 0,
+    /// Player 2; `r` in LFEN.
     Red = 1,
 }
 
 impl Side {
+    /// Both sides, Blue first.
     pub const BOTH: [Side; 2] = [Side::Blue, Side::Red];
 
+    /// 0 for Blue, 1 for Red: the index of per-side arrays.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The other side.
     #[inline]
     pub const fn opponent(self) -> Side {
         match self {
@@ -61,16 +66,20 @@ impl fmt::Display for Side {
 /// The two board sizes the rules allow.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum BoardSize {
+    /// The standard 8x8 board.
     Eight = 8,
+    /// The 9x9 variant of Abstract Play.
     Nine = 9,
 }
 
 impl BoardSize {
+    /// Squares per side of the board.
     #[inline]
     pub const fn n(self) -> usize {
         self as usize
     }
 
+    /// The size with `n` squares per side, if the rules allow it.
     pub fn from_n(n: usize) -> Option<BoardSize> {
         match n {
             8 => Some(BoardSize::Eight),
@@ -126,21 +135,25 @@ impl Square {
         Square(index as u8)
     }
 
+    /// The layout index, `rank * 9 + file`.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// 0 for file a.
     #[inline]
     pub const fn file(self) -> usize {
         self.0 as usize % STRIDE
     }
 
+    /// 0 for rank 1.
     #[inline]
     pub const fn rank(self) -> usize {
         self.0 as usize / STRIDE
     }
 
+    /// The set holding only this square.
     #[inline]
     pub const fn bit(self) -> Bitboard {
         Bitboard(1u128 << self.0)
@@ -180,23 +193,28 @@ impl fmt::Display for Square {
 pub struct Bitboard(pub u128);
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
 
+    /// No square in the set.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Some square in the set.
     #[inline]
     pub const fn any(self) -> bool {
         self.0 != 0
     }
 
+    /// Number of squares in the set.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether `square` is in the set.
     #[inline]
     pub const fn contains(self, square: Square) -> bool {
         self.0 & (1u128 << square.0) != 0
@@ -305,6 +323,7 @@ pub const STEPS: [i32; 8] = {
 
 /// The masks of one board size, computed at compile time.
 pub struct Geometry {
+    /// The board size these masks describe.
     pub size: BoardSize,
     /// Every square of the board.
     pub board: Bitboard,
@@ -385,14 +404,14 @@ mod tests {
         for size in [BoardSize::Eight, BoardSize::Nine] {
             let g = size.geometry();
             for h in 1..=MAX_HEIGHT {
-                for d in 0..8 {
-                    let landed = g.sources[h][d].shifted(STEPS[d] * h as i32);
+                for (d, sources) in g.sources[h].iter().enumerate() {
+                    let landed = sources.shifted(STEPS[d] * h as i32);
                     assert_eq!(
                         landed & !g.board,
                         Bitboard::EMPTY,
                         "size {size} h {h} d {d}"
                     );
-                    assert_eq!(landed.count(), g.sources[h][d].count());
+                    assert_eq!(landed.count(), sources.count());
                 }
             }
             // A stack as tall as the board can only bear off, from anywhere.

@@ -4,7 +4,6 @@
 //! the `lielow` program speaks.
 
 #![warn(missing_docs)]
-#![allow(missing_docs)] // TODO(before stop): document every public item and drop this.
 
 pub mod bench;
 pub mod board;

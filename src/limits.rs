@@ -18,6 +18,8 @@ pub struct Limits {
 /// Remaining time and increment of each side, in milliseconds, indexed by `Side::index()`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
+    /// Time left on each side's clock.
     pub time: [u64; 2],
+    /// Added to a side's clock after each of its moves.
     pub increment: [u64; 2],
 }

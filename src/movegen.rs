@@ -7,7 +7,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::board::{Bitboard, Geometry, Square, STEPS};
+use crate::board::{Bitboard, Geometry, Side, Square, STEPS};
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -54,9 +54,9 @@ pub fn generate_kind(position: &Position, kind: Kind, list: &mut MoveList) {
         if stacks.is_empty() {
             continue;
         }
-        for d in 0..8 {
-            let amount = STEPS[d] * height as i32;
-            let landings = (stacks & geometry.sources[height][d]).shifted(amount) & targets;
+        for (step, sources) in STEPS.iter().zip(&geometry.sources[height]) {
+            let amount = step * height as i32;
+            let landings = (stacks & *sources).shifted(amount) & targets;
             for to in landings {
                 let from = Square::from_index_unchecked((to.index() as i32 - amount) as u32);
                 list.push(Move::new(from, to, enemies.contains(to)));
@@ -116,9 +116,9 @@ fn count_height<const H: usize>(stacks: u128, own: u128, geometry: &Geometry) ->
     total
 }
 
-/// Whether `side` has a stack that could land on `square` with its next move (ignoring whose
-/// turn it is). Used to see threats to a king.
-pub fn attackers(position: &Position, side: crate::board::Side, square: Square) -> Bitboard {
+/// The stacks of `side` that could land on `square` with their next move (whoever is to move):
+/// the threats to a king standing there.
+pub fn attackers(position: &Position, side: Side, square: Square) -> Bitboard {
     let geometry = position.size().geometry();
     let mut found = Bitboard::EMPTY;
     let target = square.bit();
@@ -127,9 +127,9 @@ pub fn attackers(position: &Position, side: crate::board::Side, square: Square) 
         if stacks.is_empty() {
             continue;
         }
-        for d in 0..8 {
-            // A stack lands on `square` moving in direction d iff it stands h steps behind it.
-            let origin = target.shifted(-STEPS[d] * height as i32) & geometry.sources[height][d];
+        for (step, sources) in STEPS.iter().zip(&geometry.sources[height]) {
+            // A stack lands on `square` moving in this direction iff it stands h steps behind it.
+            let origin = target.shifted(-step * height as i32) & *sources;
             found |= origin & stacks;
         }
     }

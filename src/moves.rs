@@ -39,6 +39,7 @@ impl Move {
         Move(NonZeroU16::new(bits).expect("the landing field of a bear-off is non-zero"))
     }
 
+    /// The square the moving stack leaves.
     #[inline]
     pub fn from(self) -> Square {
         Square::from_index_unchecked(u32::from(self.0.get() & 0x7F))
@@ -55,11 +56,13 @@ impl Move {
         }
     }
 
+    /// The stack leaves the board.
     #[inline]
     pub fn is_bear_off(self) -> bool {
         (self.0.get() >> 7) & 0x7F == OFF
     }
 
+    /// The stack lands on an enemy stack.
     #[inline]
     pub fn is_capture(self) -> bool {
         self.0.get() & CAPTURE != 0
@@ -108,9 +111,11 @@ impl fmt::Debug for Move {
 /// The shape of a move as written, before it is checked against a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct MoveText {
+    /// The origin square.
     pub from: Square,
     /// `None` for `-off`.
     pub to: Option<Square>,
+    /// Written with `x`.
     pub capture: bool,
 }
 

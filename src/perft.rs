@@ -28,9 +28,15 @@ fn count_subtree(position: &Position, depth: u32) -> u64 {
     let mut total = 0;
     for mv in position.legal_moves() {
         let child = position.play(mv);
-        if !child.is_game_over() {
-            total += count_subtree(&child, depth - 1);
+        if child.is_game_over() {
+            continue;
         }
+        // The last ply is counted, not played: the leaves' parents are the hot loop.
+        total += if depth == 2 {
+            movegen::count_unchecked(&child)
+        } else {
+            count_subtree(&child, depth - 1)
+        };
     }
     total
 }

@@ -86,11 +86,13 @@ impl Position {
         position
     }
 
+    /// The board size.
     #[inline]
     pub fn size(&self) -> BoardSize {
         self.size
     }
 
+    /// The side whose turn it is.
     #[inline]
     pub fn side_to_move(&self) -> Side {
         self.side_to_move
@@ -164,6 +166,7 @@ impl Position {
         }
     }
 
+    /// A king was captured or borne off, or the side to move has no move.
     #[inline]
     pub fn is_game_over(&self) -> bool {
         self.winner().is_some()
@@ -238,6 +241,7 @@ impl Position {
     }
 
     /// Applies a legal move to this position.
+    #[inline(always)]
     pub fn play_in_place(&mut self, mv: Move) {
         let us = self.side_to_move;
         let them = us.opponent();

@@ -25,6 +25,7 @@ impl Score {
         Score(-Score::MATE + plies)
     }
 
+    /// A proven win or loss rather than an evaluation.
     pub const fn is_proven(self) -> bool {
         self.0 > Score::MATE_BOUND || self.0 < -Score::MATE_BOUND
     }
