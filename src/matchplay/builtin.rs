@@ -31,16 +31,22 @@ const EXPLORATION: f32 = std::f32::consts::SQRT_2;
 /// Which built-in player, with its budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Builtin {
+    /// A uniformly random legal move.
     Random,
+    /// King capture, else the tallest capture, else random (own king kept on the board).
     Greedy,
+    /// UCT Monte-Carlo tree search with random playouts.
     Mcts(MctsBudget),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How much `builtin:mcts` thinks per move.
 pub enum MctsBudget {
     /// Follow the match's `go` limits.
     FromLimits,
+    /// This many iterations (select, expand, play out, back up) per move.
     Iterations(u64),
+    /// This many milliseconds per move.
     Millis(u64),
 }
 
@@ -95,6 +101,7 @@ pub struct BuiltinPlayer {
 }
 
 impl BuiltinPlayer {
+    /// A player of `kind`; seeded again by each `new_game`.
     pub fn new(kind: Builtin) -> BuiltinPlayer {
         BuiltinPlayer {
             kind,

@@ -28,16 +28,24 @@ use std::str::FromStr;
 /// by the runner (the loser is then the side to move after the recorded moves).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
+    /// The enemy king was captured.
     KingCaptured,
+    /// The loser bore off its own king.
     KingBorneOff,
+    /// The loser had to move with no stack (so no move) left.
     NoMoves,
+    /// The loser's engine sent an illegal or unparsable move (or `bestmove none`).
     IllegalMove,
+    /// The loser's engine answered after its clock (or movetime) plus the latency allowance.
     TimeForfeit,
+    /// The loser's engine did not answer in time (the no-reply timeout) and was killed.
     NoReply,
+    /// The loser's engine exited, or could not be started.
     Crash,
 }
 
 impl Reason {
+    /// Every reason, in the order of [`Reason::index`].
     pub const ALL: [Reason; 7] = [
         Reason::KingCaptured,
         Reason::KingBorneOff,
@@ -48,6 +56,7 @@ impl Reason {
         Reason::Crash,
     ];
 
+    /// The name written in records and tables.
     pub const fn as_str(self) -> &'static str {
         match self {
             Reason::KingCaptured => "king-captured",
@@ -68,6 +77,7 @@ impl Reason {
         )
     }
 
+    /// The position of this reason in [`Reason::ALL`].
     pub const fn index(self) -> usize {
         self as usize
     }

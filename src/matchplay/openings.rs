@@ -21,7 +21,9 @@ use crate::search::Searcher;
 /// Where a game pair starts: a position and the moves already played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
+    /// The position the opening's moves start from (recorded as the game's start).
     pub start: Position,
+    /// Moves played from `start` before the engines take over.
     pub moves: Vec<Move>,
 }
 
@@ -112,9 +114,13 @@ pub fn random_openings(size: BoardSize, plies: usize, count: usize, seed: u64) -
 /// What `lielow openings` looks for.
 #[derive(Clone, Copy, Debug)]
 pub struct OpeningFilter {
+    /// Board size.
     pub size: BoardSize,
+    /// Random plies from the start position.
     pub plies: usize,
+    /// How many openings to find.
     pub count: usize,
+    /// Seed of the random moves.
     pub seed: u64,
     /// Search depth and largest |score| (centipawns) a balanced opening may have.
     pub balanced: Option<(u32, i32)>,

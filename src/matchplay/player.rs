@@ -15,15 +15,18 @@ use super::Reason;
 pub struct EngineSpec {
     /// The name shown in tables and written in records.
     pub name: String,
+    /// What runs.
     pub kind: EngineKind,
     /// UGI options, sent as `setoption name <NAME> value <VALUE>` after the handshake.
     pub options: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// What kind of player an [`EngineSpec`] starts.
 pub enum EngineKind {
     /// A program and its arguments.
     Command(Vec<String>),
+    /// A built-in player (no process).
     Builtin(Builtin),
 }
 
@@ -42,6 +45,7 @@ impl EngineSpec {
 /// How long the runner waits for the handshake replies (`ugiok`, `readyok`) of an engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timeouts {
+    /// Longest wait for `ugiok` and for `readyok`.
     pub handshake: Duration,
 }
 
@@ -49,6 +53,7 @@ pub struct Timeouts {
 pub struct MoveRequest<'a> {
     /// Where the game started and every move since: sent as `position fen <start> moves ...`.
     pub start: &'a Position,
+    /// Every move played since `start` (opening moves included).
     pub moves: &'a [Move],
     /// The position after `moves`, for built-in players.
     pub position: &'a Position,
@@ -72,11 +77,14 @@ pub struct Reply {
 /// Why a player produced no move: the process died (`Crash`) or stayed silent (`NoReply`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
+    /// `Crash` or `NoReply`.
     pub reason: Reason,
+    /// What happened, for the log.
     pub detail: String,
 }
 
 impl Failure {
+    /// A failure for `reason`, explained by `detail`.
     pub fn new(reason: Reason, detail: impl Into<String>) -> Failure {
         Failure {
             reason,

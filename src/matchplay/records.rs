@@ -22,11 +22,17 @@ use super::Reason;
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
+    /// Where the game started (before any opening moves).
     pub start: Position,
+    /// Every move, opening moves included; the failing move of a forfeit is not one of them.
     pub moves: Vec<Move>,
+    /// Who won.
     pub winner: Side,
+    /// How the game ended.
     pub reason: Reason,
+    /// Name of the engine that played Blue.
     pub blue: String,
+    /// Name of the engine that played Red.
     pub red: String,
 }
 

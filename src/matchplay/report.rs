@@ -9,35 +9,49 @@ use super::Reason;
 /// Results of one pairing, from the first engine's point of view.
 #[derive(Clone, Debug, Default)]
 pub struct PairingTally {
+    /// Index of the first engine (whose wins these are).
     pub first: usize,
+    /// Index of the second engine.
     pub second: usize,
+    /// Games the first engine won.
     pub wins: u64,
+    /// Games the first engine lost.
     pub losses: u64,
+    /// The game pairs, for Elo, LOS and SPRT.
     pub pairs: Pentanomial,
 }
 
 /// What one engine did over the whole match.
 #[derive(Clone, Debug, Default)]
 pub struct EngineTally {
+    /// Games played.
     pub games: u64,
+    /// Games won.
     pub wins: u64,
     /// Games lost, by [`Reason::index`].
     pub losses_by_reason: [u64; 7],
+    /// Moves made (answers received).
     pub moves: u64,
+    /// Total thinking time in milliseconds.
     pub time_ms: f64,
+    /// Sum of the depths reported on the last `info` line of each move.
     pub depth_sum: u64,
+    /// Moves that reported a depth.
     pub depth_count: u64,
 }
 
 impl EngineTally {
+    /// Games lost, whatever the reason.
     pub fn losses(&self) -> u64 {
         self.losses_by_reason.iter().sum()
     }
 
+    /// Mean wall time per move in milliseconds.
     pub fn average_ms_per_move(&self) -> Option<f64> {
         (self.moves > 0).then(|| self.time_ms / self.moves as f64)
     }
 
+    /// Mean depth reported per move, for engines that report one.
     pub fn average_depth(&self) -> Option<f64> {
         (self.depth_count > 0).then(|| self.depth_sum as f64 / self.depth_count as f64)
     }
@@ -46,19 +60,26 @@ impl EngineTally {
 /// The whole match so far.
 #[derive(Clone, Debug)]
 pub struct Tally {
+    /// Engine names, by engine index.
     pub names: Vec<String>,
+    /// One tally per pairing.
     pub pairings: Vec<PairingTally>,
+    /// One tally per engine.
     pub engines: Vec<EngineTally>,
+    /// Games finished.
     pub games: u64,
+    /// Games scheduled (the SPRT may stop the match before).
     pub planned_games: u64,
     /// Plies played by the engines (opening plies excluded).
     pub plies: u64,
+    /// The SPRT, when one runs.
     pub sprt: Option<Sprt>,
     /// The first bound the LLR crossed, if any.
     pub verdict: Option<Verdict>,
 }
 
 impl Tally {
+    /// An empty tally for these engines and pairings.
     pub fn new(
         names: Vec<String>,
         pairings: &[(usize, usize)],
@@ -116,6 +137,7 @@ impl Tally {
         self.verdict.is_none()
     }
 
+    /// Mean number of plies the engines played per game.
     pub fn average_plies(&self) -> Option<f64> {
         (self.games > 0).then(|| self.plies as f64 / self.games as f64)
     }

@@ -33,12 +33,16 @@ use super::Reason;
 pub struct MoveLimits {
     /// Base time and increment of each side's clock.
     pub clock: Option<(u64, u64)>,
+    /// Time per move, sent in `go` and enforced.
     pub movetime: Option<u64>,
+    /// Depth per move, sent in `go`.
     pub depth: Option<u32>,
+    /// Nodes per move, sent in `go`.
     pub nodes: Option<u64>,
 }
 
 impl MoveLimits {
+    /// Whether a clock or a movetime bounds every move.
     pub fn is_timed(&self) -> bool {
         self.clock.is_some() || self.movetime.is_some()
     }
@@ -47,10 +51,13 @@ impl MoveLimits {
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
+    /// The players.
     pub engines: Vec<EngineSpec>,
     /// Games of each pairing (an even number: pairs of games).
     pub games: usize,
+    /// Games played at once.
     pub concurrency: usize,
+    /// What bounds each move.
     pub limits: MoveLimits,
     /// Latency allowance added to clock and movetime before a move is a time forfeit.
     pub latency: Duration,
@@ -60,6 +67,7 @@ pub struct MatchConfig {
     pub openings: Vec<Opening>,
     /// With more than two engines: the first plays every other (instead of all against all).
     pub gauntlet: bool,
+    /// The SPRT that may stop the match early (two engines).
     pub sprt: Option<Sprt>,
     /// Seeds the built-in players' choices.
     pub seed: u64,
@@ -78,6 +86,7 @@ impl MatchConfig {
         }
     }
 
+    /// Game pairs of each pairing.
     pub fn pairs_per_pairing(&self) -> usize {
         self.games.div_ceil(2)
     }
@@ -86,6 +95,7 @@ impl MatchConfig {
 /// One played game, with what the tally needs besides the record.
 #[derive(Clone, Debug)]
 pub struct GameResult {
+    /// The game as recorded.
     pub record: GameRecord,
     /// Engine indices of Blue and Red.
     pub players: [usize; 2],
@@ -93,18 +103,23 @@ pub struct GameResult {
     pub opening_plies: usize,
     /// Per side: moves made, total thinking time, sum and count of reported depths.
     pub moves_made: [u64; 2],
+    /// Per side: total wall time from `go` to `bestmove`.
     pub time_used: [Duration; 2],
+    /// Per side: sum of the depths the engine reported.
     pub depth_sum: [u64; 2],
+    /// Per side: moves that reported a depth.
     pub depth_count: [u64; 2],
     /// What went wrong, for forfeits.
     pub detail: Option<String>,
 }
 
 impl GameResult {
+    /// Index of the engine that won.
     pub fn winner_engine(&self) -> usize {
         self.players[self.record.winner.index()]
     }
 
+    /// Index of the engine that lost.
     pub fn loser_engine(&self) -> usize {
         self.players[self.record.winner.opponent().index()]
     }
@@ -113,8 +128,11 @@ impl GameResult {
 /// Both games of one pair.
 #[derive(Clone, Debug)]
 pub struct PairResult {
+    /// Index into [`MatchConfig::pairings`].
     pub pairing: usize,
+    /// Which pair of that pairing (and so which opening).
     pub index: usize,
+    /// The game with the pairing's first engine as Blue, then the one with it as Red.
     pub games: [GameResult; 2],
 }
 
@@ -155,7 +173,8 @@ pub fn run(config: &MatchConfig, mut on_pair: impl FnMut(PairResult) -> bool) {
                         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
                         .wrapping_add((pairing * pairs + index) as u64 * 2);
                     let first = play_game(config, &mut players, [a, b], opening, seed);
-                    let second = play_game(config, &mut players, [b, a], opening, seed.wrapping_add(1));
+                    let second =
+                        play_game(config, &mut players, [b, a], opening, seed.wrapping_add(1));
                     let result = PairResult {
                         pairing,
                         index,

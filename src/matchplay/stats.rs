@@ -31,6 +31,7 @@ const EMPTY_BIN_WEIGHT: f64 = 1e-3;
 /// Game-pair counts: `counts[k]` pairs scored `k / 2` points (of 2) for the first engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pentanomial {
+    /// Pairs by the first engine's points in half-points: 0, 1/2, 1, 3/2, 2 points.
     pub counts: [u64; 5],
 }
 
@@ -40,6 +41,7 @@ impl Pentanomial {
         self.counts[half_points.min(4)] += 1;
     }
 
+    /// Number of pairs.
     pub fn pairs(&self) -> u64 {
         self.counts.iter().sum()
     }
@@ -99,8 +101,11 @@ impl Pentanomial {
 pub struct EloEstimate {
     /// Mean score per game, 0..1.
     pub score: f64,
+    /// The Elo difference of the mean score.
     pub elo: f64,
+    /// Lower end of the 95% interval.
     pub lower: f64,
+    /// Upper end of the 95% interval.
     pub upper: f64,
     /// Likelihood of superiority: the probability that the first engine is the stronger one.
     pub los: f64,
@@ -160,9 +165,13 @@ fn erfc(x: f64) -> f64 {
 /// holds) and `beta` (accepting H0 when H1 holds).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
+    /// Elo difference under H0.
     pub elo0: f64,
+    /// Elo difference under H1.
     pub elo1: f64,
+    /// Probability of accepting H1 when H0 holds.
     pub alpha: f64,
+    /// Probability of accepting H0 when H1 holds.
     pub beta: f64,
 }
 

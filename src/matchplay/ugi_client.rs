@@ -274,6 +274,7 @@ pub struct UgiEngine {
 }
 
 impl UgiEngine {
+    /// An engine run as `argv`, given `options` after each handshake; not started yet.
     pub fn new(argv: Vec<String>, options: Vec<(String, String)>, timeouts: Timeouts) -> UgiEngine {
         UgiEngine {
             argv,
