@@ -86,7 +86,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Sequential probability ratio test, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05 (two engines;
-    /// the first is the one tested): the match stops when a bound is crossed.
+    /// the first is the one tested): the match stops when a bound is crossed (never before 10
+    /// game pairs).
     #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]")]
     sprt: Option<String>,
     /// Write one line per game to FILE.

@@ -132,7 +132,7 @@ impl Tally {
         }
         pairing.pairs.add(half_points);
         if let (Some(sprt), None) = (self.sprt, self.verdict) {
-            self.verdict = sprt.verdict(sprt.llr(&self.pairings[0].pairs));
+            self.verdict = sprt.decide(&self.pairings[0].pairs);
         }
         self.verdict.is_none()
     }

@@ -147,7 +147,9 @@ pub fn run(config: &MatchConfig, mut on_pair: impl FnMut(PairResult) -> bool) {
         .collect();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::channel();
+    // A rendezvous channel: a worker hands over its pair before it takes the next job, so a
+    // stop decided on that pair leaves at most one pair per worker in flight.
+    let (sender, receiver) = mpsc::sync_channel(0);
     thread::scope(|scope| {
         for _ in 0..config.concurrency.clamp(1, jobs.len().max(1)) {
             let sender = sender.clone();

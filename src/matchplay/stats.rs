@@ -18,12 +18,18 @@
 //!
 //! with `N` pairs, `s` the mean pair score (as a fraction), `var` the variance of the pair score,
 //! and `s0`, `s1` the scores of `elo0` and `elo1`. Empty bins are given a weight of 1e-3 first
-//! (fishtest's regularisation), so the ratio exists even when every pair ended the same way.
+//! (fishtest's regularisation), so the ratio exists even when every pair ended the same way, and
+//! no verdict is taken before [`MIN_PAIRS_FOR_VERDICT`] pairs.
 
 use std::fmt;
 
 /// The 97.5% quantile of the standard normal distribution: a two-sided 95% interval.
 const Z_95: f64 = 1.959_963_984_540_054;
+
+/// Game pairs before the SPRT may decide. The normal approximation divides by the estimated
+/// variance, which a handful of identical pairs makes tiny (two won pairs already give an LLR near
+/// 30 at elo1 = 20): no verdict is taken on fewer pairs than this.
+pub const MIN_PAIRS_FOR_VERDICT: u64 = 10;
 
 /// Weight given to an empty bin before the LLR is computed (fishtest's `regularize`).
 const EMPTY_BIN_WEIGHT: f64 = 1e-3;
@@ -261,6 +267,15 @@ impl Sprt {
         let total: f64 = weights.iter().sum();
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         total * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+    }
+
+    /// The verdict on these pairs: `None` before [`MIN_PAIRS_FOR_VERDICT`] pairs or while the
+    /// LLR lies between the bounds.
+    pub fn decide(&self, pairs: &Pentanomial) -> Option<Verdict> {
+        if pairs.pairs() < MIN_PAIRS_FOR_VERDICT {
+            return None;
+        }
+        self.verdict(self.llr(pairs))
     }
 
     /// The verdict once `llr` has crossed a bound.
