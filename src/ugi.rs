@@ -146,7 +146,7 @@ impl fmt::Display for CommandError {
                 write!(f, "{command}: unexpected '{token}'")
             }
             CommandError::BadNumber { what, token } => {
-                write!(f, "{what}: '{token}' is not a non-negative integer")
+                write!(f, "{what}: bad number '{token}'")
             }
             CommandError::Repeated { command, token } => {
                 write!(f, "{command}: '{token}' given twice")
@@ -222,11 +222,11 @@ impl FromStr for Command {
             "bench" => {
                 let depth = match tokens.next() {
                     None => None,
-                    Some(token) => Some(number::<u32>("bench depth", token)?),
+                    Some(token) => Some(number::<u32>("bench depth (1 or more)", token)?),
                 };
                 if depth == Some(0) {
                     return Err(CommandError::BadNumber {
-                        what: "bench depth (at least 1)",
+                        what: "bench depth (1 or more)",
                         token: "0".into(),
                     });
                 }
