@@ -197,7 +197,13 @@ impl Engine {
 
     /// The searcher when no job runs; otherwise one error line naming what was refused.
     fn idle_searcher(&mut self, what: &str) -> Option<&mut Searcher> {
-        self.reap(false);
+        // A search told to stop ends within milliseconds: wait for it, as GUIs send `stop`,
+        // `position`, `go` without waiting for the `bestmove` in between.
+        let stopping = self
+            .job
+            .as_ref()
+            .is_some_and(|job| job.kind == JobKind::Search && job.stop.load(Ordering::SeqCst));
+        self.reap(stopping);
         if let Some(job) = &self.job {
             let running = match job.kind {
                 JobKind::Search => "a search",

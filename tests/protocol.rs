@@ -462,6 +462,23 @@ fn a_search_stopped_at_once_still_gives_a_legal_move() {
 }
 
 #[test]
+fn go_right_after_stop_waits_for_the_stopped_search() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    engine.send("stop");
+    engine.send("position startpos moves a2-a3");
+    engine.send("go depth 1");
+    let mut lines = engine.until(|line| line.starts_with("bestmove"));
+    lines.extend(engine.until(|line| line.starts_with("bestmove")));
+    assert!(!lines.iter().any(|line| is_error(line)), "{lines:?}");
+    let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    let start = Position::start(BoardSize::Eight);
+    let position = start.play(start.parse_move("a2-a3").unwrap());
+    assert!(position.parse_move(best).is_ok(), "{best}");
+    assert!(engine.sync().is_empty());
+}
+
+#[test]
 fn quit_and_end_of_input_stop_the_search_and_exit() {
     for quit in [true, false] {
         let mut engine = Engine::start();
