@@ -83,7 +83,7 @@ impl Job {
 pub struct Engine {
     out: Output,
     board_size: BoardSize,
-    start: Position,
+    /// The moves played since the game's start position (shown by `d`).
     moves: Vec<Move>,
     position: Position,
     hash_mb: usize,
@@ -103,13 +103,11 @@ enum Flow {
 impl Engine {
     pub fn new(out: Output) -> Engine {
         let board_size = BoardSize::Eight;
-        let start = Position::start(board_size);
         let mut engine = Engine {
             out,
             board_size,
-            start,
             moves: Vec::new(),
-            position: start,
+            position: Position::start(board_size),
             hash_mb: ugi::HASH.default,
             threads: ugi::THREADS.default,
             searcher: None,
@@ -148,7 +146,7 @@ impl Engine {
             Command::NewGame => {
                 if let Some(searcher) = self.idle_searcher("uginewgame") {
                     searcher.new_game();
-                    self.set_game(Position::start(self.board_size), Vec::new());
+                    self.reset_game();
                 }
             }
             Command::Position(command) => self.set_position(command),
@@ -172,10 +170,10 @@ impl Engine {
         Flow::Continue
     }
 
-    fn set_game(&mut self, start: Position, moves: Vec<Move>) {
-        self.position = moves.iter().fold(start, |position, &mv| position.play(mv));
-        self.start = start;
-        self.moves = moves;
+    /// A new game from the start position of `BoardSize`.
+    fn reset_game(&mut self) {
+        self.position = Position::start(self.board_size);
+        self.moves.clear();
     }
 
     /// Joins a finished job (or, with `wait`, any job), taking back its searcher.
@@ -223,7 +221,7 @@ impl Engine {
             // The position is the loop's, not the search's: it can change mid-search.
             OptionSetting::BoardSize(size) => {
                 self.board_size = size;
-                self.set_game(Position::start(size), Vec::new());
+                self.reset_game();
             }
             OptionSetting::HashMb(megabytes) => {
                 let Some(searcher) = self.idle_searcher("setoption Hash") else {
@@ -276,7 +274,6 @@ impl Engine {
                 }
             }
         }
-        self.start = start;
         self.moves = moves;
         self.position = position;
     }
