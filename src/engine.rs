@@ -36,6 +36,7 @@ const SEARCH_STACK: usize = 32 << 20;
 pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
 
 impl Output {
+    /// Wraps the writer replies go to (stdout in the program, a buffer in tests).
     pub fn new(writer: Box<dyn Write + Send>) -> Output {
         Output(Arc::new(Mutex::new(writer)))
     }
@@ -101,6 +102,7 @@ enum Flow {
 }
 
 impl Engine {
+    /// A session with the default options and the 8x8 start position.
     pub fn new(out: Output) -> Engine {
         let board_size = BoardSize::Eight;
         let mut engine = Engine {

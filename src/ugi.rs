@@ -90,18 +90,31 @@ pub enum Query {
 /// One input line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// `ugi` or `uci`: the handshake.
     Hello(Dialect),
+    /// `isready`.
     IsReady,
+    /// `setoption name <NAME> value <VALUE>`, name and range already checked.
     SetOption(OptionSetting),
+    /// `uginewgame` or `ucinewgame`.
     NewGame,
+    /// `position ...`.
     Position(PositionCommand),
+    /// `go` with its limits (a bare `go` is infinite).
     Go(Limits),
+    /// `go perft <depth>`.
     Perft(u32),
+    /// `stop`.
     Stop,
+    /// `quit`.
     Quit,
+    /// `query <question>`.
     Query(Query),
+    /// `d`: the board picture.
     Display,
+    /// `eval`: the static evaluation's terms.
     Eval,
+    /// `bench [depth]`.
     Bench(Option<u32>),
 }
 
