@@ -15,16 +15,22 @@ use crate::position::Position;
 /// Which handshake opened the session: both answer the same, ending in `ugiok` or `uciok`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
+    /// `ugi`: answered with `ugiok`.
     Ugi,
+    /// `uci`: the same handshake, answered with `uciok`.
     Uci,
 }
 
 /// A spin option as advertised by the handshake; its bounds are checked before any setter runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpinOption {
+    /// The name `setoption` uses (case-insensitive).
     pub name: &'static str,
+    /// The value before any `setoption`.
     pub default: usize,
+    /// Smallest accepted value.
     pub min: usize,
+    /// Largest accepted value.
     pub max: usize,
 }
 
@@ -55,8 +61,11 @@ pub const OPTIONS: [SpinOption; 3] = [HASH, THREADS, BOARD_SIZE];
 /// A `setoption` whose name and value were both accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionSetting {
+    /// `Hash`, in MiB.
     HashMb(usize),
+    /// `Threads`, the number of search threads.
     Threads(usize),
+    /// `BoardSize`: what `startpos` means.
     BoardSize(BoardSize),
 }
 
@@ -73,17 +82,24 @@ pub enum Start {
 /// alone knows the board size `startpos` means.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionCommand {
+    /// The position the moves start from.
     pub start: Start,
+    /// The moves, as written (checked when applied).
     pub moves: Vec<String>,
 }
 
 /// `query <question>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Query {
+    /// `query gameover`.
     GameOver,
+    /// `query p1turn`.
     P1Turn,
+    /// `query result`.
     Result,
+    /// `query fen` (extension).
     Fen,
+    /// `query moves` (extension).
     Moves,
 }
 
@@ -123,28 +139,47 @@ pub enum Command {
 pub enum CommandError {
     /// A line with no token: the engine ignores it silently.
     Empty,
+    /// The first word is no command.
     UnknownCommand(String),
+    /// A required argument is missing.
     Missing {
+        /// The command.
         command: &'static str,
+        /// What was expected.
         what: &'static str,
     },
+    /// A word the command does not take.
     Unexpected {
+        /// The command.
         command: &'static str,
+        /// The word.
         token: String,
     },
+    /// A number that does not parse.
     BadNumber {
+        /// What the number is.
         what: &'static str,
+        /// The word.
         token: String,
     },
+    /// A parameter given twice.
     Repeated {
+        /// The command.
         command: &'static str,
+        /// The parameter.
         token: &'static str,
     },
+    /// The LFEN of `position fen` is malformed.
     BadFen(LfenError),
+    /// `query` of something unknown.
     UnknownQuery(String),
+    /// `setoption` of an unknown option.
     UnknownOption(String),
+    /// A value out of an option's range.
     BadOptionValue {
+        /// The option.
         option: SpinOption,
+        /// The value as written.
         value: String,
     },
 }
