@@ -64,10 +64,8 @@ pub fn run() -> i32 {
         }
     };
     match cli.command {
-        None => {
-            eprintln!("lielow: give a subcommand (see lielow --help)");
-            2
-        }
+        // No subcommand: speak UGI on stdin/stdout until `quit` or end of input.
+        None => crate::engine::run(std::io::stdin().lock(), Box::new(std::io::stdout())),
         Some(Command::Perft {
             depth,
             fen,

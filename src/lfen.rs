@@ -161,7 +161,7 @@ mod tests {
 
     #[test]
     fn empty_digit_after_height() {
-        let p = Position::from_lfen("b13r13/8/8/8/8/8/8/8 b").unwrap();
+        let p = Position::from_lfen("B13R13/8/8/8/8/8/8/8 b").unwrap();
         assert_eq!(p.stack(Square::parse("a8").unwrap()), Some((Side::Blue, 1)));
         assert_eq!(p.stack(Square::parse("e8").unwrap()), Some((Side::Red, 1)));
     }

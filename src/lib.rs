@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod engine;
 pub mod eval;
 pub mod lfen;
 pub mod limits;
@@ -18,6 +19,7 @@ pub mod perft;
 pub mod position;
 pub mod score;
 pub mod search;
+pub mod ugi;
 mod zobrist;
 
 pub use board::{Bitboard, BoardSize, Side, Square};

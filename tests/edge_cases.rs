@@ -656,3 +656,56 @@ fn random_games_agree_with_the_naive_model() {
     println!("{positions} positions, {perft_checks} perft checks");
     assert!(perft_checks > 3000, "only {perft_checks} perft checks");
 }
+
+/// Random games from every position of the shared `perft_positions.txt` (mid- and late-game
+/// positions, kings kept on short stacks, the hand-made edge cases), library and naive model
+/// side by side as above. The file must be there: a missing file fails the test.
+#[test]
+fn random_games_from_reference_positions_agree_with_the_naive_model() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/reference/perft_positions.txt"
+    );
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|error| panic!("reference file {path} cannot be read: {error}"));
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut games = 0;
+    for line in text.lines().filter(|line| !line.trim().is_empty()) {
+        let lfen = line.split(" ; ").next().expect("an LFEN field");
+        for _ in 0..5 {
+            games += 1;
+            let mut position = Position::from_lfen(lfen).expect("a valid reference position");
+            let mut board = Board::from_lfen(lfen);
+            assert_eq!(board.to_lfen(), lfen);
+            loop {
+                let moves = library_moves(&position);
+                assert_eq!(moves, naive_moves(&board), "legal moves of {position}");
+                if moves.is_empty() {
+                    break;
+                }
+                assert_eq!(
+                    perft(&position, 2),
+                    board.perft(2),
+                    "perft(2) of {position}"
+                );
+                let moves: Vec<String> = moves.into_iter().collect();
+                let text = &moves[rng.gen_range(0..moves.len())];
+                let before = position.to_lfen();
+                position = position.play(position.parse_move(text).expect("legal"));
+                let naive_mv = board
+                    .legal_moves()
+                    .into_iter()
+                    .find(|m| m.to_string() == *text)
+                    .expect("the same move in the naive model");
+                board = board.play(naive_mv);
+                assert_eq!(position.to_lfen(), board.to_lfen(), "{text} from {before}");
+                assert_eq!(
+                    position.winner().map(side_index),
+                    board.winner(),
+                    "winner after {text} from {before}"
+                );
+            }
+        }
+    }
+    assert_eq!(games, 200);
+}

@@ -1,0 +1,630 @@
+//! UGI, the text protocol: one input line parsed into a typed [`Command`], and the text of every
+//! reply. This module only parses and formats; `engine` owns the state and the threads.
+//!
+//! Parsing is strict: a line that does not match a command's grammar exactly is refused with a
+//! [`CommandError`] and nothing is done, so a typo never half-applies (protocol.md lists every form).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::BoardSize;
+use crate::lfen::LfenError;
+use crate::limits::{Clock, Limits};
+use crate::position::Position;
+
+/// Which handshake opened the session: both answer the same, ending in `ugiok` or `uciok`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// `ugi`: answered with `ugiok`.
+    Ugi,
+    /// `uci`: the same handshake, answered with `uciok`.
+    Uci,
+}
+
+/// A spin option as advertised by the handshake; its bounds are checked before any setter runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpinOption {
+    /// The name `setoption` uses (case-insensitive).
+    pub name: &'static str,
+    /// The value before any `setoption`.
+    pub default: usize,
+    /// Smallest accepted value.
+    pub min: usize,
+    /// Largest accepted value.
+    pub max: usize,
+}
+
+/// Transposition table size in MiB.
+pub const HASH: SpinOption = SpinOption {
+    name: "Hash",
+    default: 16,
+    min: 1,
+    max: 65_536,
+};
+/// Search threads (Lazy SMP).
+pub const THREADS: SpinOption = SpinOption {
+    name: "Threads",
+    default: 1,
+    min: 1,
+    max: 256,
+};
+/// What `startpos` means: the 8x8 or the 9x9 start position.
+pub const BOARD_SIZE: SpinOption = SpinOption {
+    name: "BoardSize",
+    default: 8,
+    min: 8,
+    max: 9,
+};
+/// Every option, in handshake order.
+pub const OPTIONS: [SpinOption; 3] = [HASH, THREADS, BOARD_SIZE];
+
+/// A `setoption` whose name and value were both accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionSetting {
+    /// `Hash`, in MiB.
+    HashMb(usize),
+    /// `Threads`, the number of search threads.
+    Threads(usize),
+    /// `BoardSize`: what `startpos` means.
+    BoardSize(BoardSize),
+}
+
+/// Where `position` starts before its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The start position of the `BoardSize` option.
+    StartPos,
+    /// An LFEN position (already parsed: an unreadable one is refused by the parser).
+    Fen(Box<Position>),
+}
+
+/// `position ... [moves ...]`: the moves are checked against the position by the engine, which
+/// alone knows the board size `startpos` means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionCommand {
+    /// The position the moves start from.
+    pub start: Start,
+    /// The moves, as written (checked when applied).
+    pub moves: Vec<String>,
+}
+
+/// `query <question>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Query {
+    /// `query gameover`.
+    GameOver,
+    /// `query p1turn`.
+    P1Turn,
+    /// `query result`.
+    Result,
+    /// `query fen` (extension).
+    Fen,
+    /// `query moves` (extension).
+    Moves,
+}
+
+/// One input line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `ugi` or `uci`: the handshake.
+    Hello(Dialect),
+    /// `isready`.
+    IsReady,
+    /// `setoption name <NAME> value <VALUE>`, name and range already checked.
+    SetOption(OptionSetting),
+    /// `uginewgame` or `ucinewgame`.
+    NewGame,
+    /// `position ...`.
+    Position(PositionCommand),
+    /// `go` with its limits (a bare `go` is infinite).
+    Go(Limits),
+    /// `go perft <depth>`.
+    Perft(u32),
+    /// `stop`.
+    Stop,
+    /// `quit`.
+    Quit,
+    /// `query <question>`.
+    Query(Query),
+    /// `d`: the board picture.
+    Display,
+    /// `eval`: the static evaluation's terms.
+    Eval,
+    /// `bench [depth]`.
+    Bench(Option<u32>),
+}
+
+/// Why a line was refused. Input text quoted in a message is shortened and cleaned by [`shown`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// A line with no token: the engine ignores it silently.
+    Empty,
+    /// The first word is no command.
+    UnknownCommand(String),
+    /// A required argument is missing.
+    Missing {
+        /// The command.
+        command: &'static str,
+        /// What was expected.
+        what: &'static str,
+    },
+    /// A word the command does not take.
+    Unexpected {
+        /// The command.
+        command: &'static str,
+        /// The word.
+        token: String,
+    },
+    /// A number that does not parse.
+    BadNumber {
+        /// What the number is.
+        what: &'static str,
+        /// The word.
+        token: String,
+    },
+    /// A parameter given twice.
+    Repeated {
+        /// The command.
+        command: &'static str,
+        /// The parameter.
+        token: &'static str,
+    },
+    /// The LFEN of `position fen` is malformed.
+    BadFen(LfenError),
+    /// `query` of something unknown.
+    UnknownQuery(String),
+    /// `setoption` of an unknown option.
+    UnknownOption(String),
+    /// A value out of an option's range.
+    BadOptionValue {
+        /// The option.
+        option: SpinOption,
+        /// The value as written.
+        value: String,
+    },
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Empty => f.write_str("empty line"),
+            CommandError::UnknownCommand(word) => write!(f, "unknown command '{word}'"),
+            CommandError::Missing { command, what } => write!(f, "{command}: missing {what}"),
+            CommandError::Unexpected { command, token } => {
+                write!(f, "{command}: unexpected '{token}'")
+            }
+            CommandError::BadNumber { what, token } => {
+                write!(f, "{what}: bad number '{token}'")
+            }
+            CommandError::Repeated { command, token } => {
+                write!(f, "{command}: '{token}' given twice")
+            }
+            CommandError::BadFen(error) => write!(f, "position: {error}"),
+            CommandError::UnknownQuery(word) => write!(
+                f,
+                "unknown query '{word}' (expected gameover, p1turn, result, fen or moves)"
+            ),
+            CommandError::UnknownOption(name) => write!(
+                f,
+                "unknown option '{name}' (expected Hash, Threads or BoardSize)"
+            ),
+            CommandError::BadOptionValue { option, value } => write!(
+                f,
+                "option {}: bad value '{value}' (expected an integer from {} to {})",
+                option.name, option.min, option.max
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+/// Input text as quoted in an error: at most 40 characters, control characters as `?`, so an
+/// error line stays one short line whatever was sent.
+pub fn shown(text: &str) -> String {
+    const LIMIT: usize = 40;
+    let mut out: String = text
+        .chars()
+        .take(LIMIT)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if text.chars().nth(LIMIT).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+mod reply;
+
+pub use reply::{
+    bestmove_line, board_picture, error_line, eval_report, game_over_line, handshake, info_line,
+    response,
+};
+
+type Tokens<'a> = std::str::SplitWhitespace<'a>;
+
+impl FromStr for Command {
+    type Err = CommandError;
+
+    fn from_str(line: &str) -> Result<Command, CommandError> {
+        let mut tokens = line.split_whitespace();
+        let Some(word) = tokens.next() else {
+            return Err(CommandError::Empty);
+        };
+        let simple = |command: &'static str, tokens: Tokens, value: Command| {
+            end(command, tokens).map(|()| value)
+        };
+        match word {
+            "ugi" => simple("ugi", tokens, Command::Hello(Dialect::Ugi)),
+            "uci" => simple("uci", tokens, Command::Hello(Dialect::Uci)),
+            "isready" => simple("isready", tokens, Command::IsReady),
+            "uginewgame" | "ucinewgame" => simple("uginewgame", tokens, Command::NewGame),
+            "stop" => simple("stop", tokens, Command::Stop),
+            "quit" => simple("quit", tokens, Command::Quit),
+            "d" => simple("d", tokens, Command::Display),
+            "eval" => simple("eval", tokens, Command::Eval),
+            "setoption" => parse_setoption(tokens).map(Command::SetOption),
+            "position" => parse_position(tokens).map(Command::Position),
+            "go" => parse_go(tokens),
+            "query" => parse_query(tokens).map(Command::Query),
+            "bench" => {
+                let depth = match tokens.next() {
+                    None => None,
+                    Some(token) => Some(number::<u32>("bench depth (1 or more)", token)?),
+                };
+                if depth == Some(0) {
+                    return Err(CommandError::BadNumber {
+                        what: "bench depth (1 or more)",
+                        token: "0".into(),
+                    });
+                }
+                end("bench", tokens).map(|()| Command::Bench(depth))
+            }
+            other => Err(CommandError::UnknownCommand(shown(other))),
+        }
+    }
+}
+
+/// Refuses anything left on the line.
+fn end(command: &'static str, mut tokens: Tokens) -> Result<(), CommandError> {
+    match tokens.next() {
+        None => Ok(()),
+        Some(token) => Err(CommandError::Unexpected {
+            command,
+            token: shown(token),
+        }),
+    }
+}
+
+fn number<T: FromStr>(what: &'static str, token: &str) -> Result<T, CommandError> {
+    token.parse().map_err(|_| CommandError::BadNumber {
+        what,
+        token: shown(token),
+    })
+}
+
+fn parse_setoption(mut tokens: Tokens) -> Result<OptionSetting, CommandError> {
+    const COMMAND: &str = "setoption";
+    match tokens.next() {
+        Some("name") => {}
+        Some(other) => {
+            return Err(CommandError::Unexpected {
+                command: COMMAND,
+                token: shown(other),
+            })
+        }
+        None => {
+            return Err(CommandError::Missing {
+                command: COMMAND,
+                what: "'name <NAME> value <VALUE>'",
+            })
+        }
+    }
+    let name: Vec<&str> = tokens.by_ref().take_while(|&t| t != "value").collect();
+    let value: Vec<&str> = tokens.collect();
+    if name.is_empty() {
+        return Err(CommandError::Missing {
+            command: COMMAND,
+            what: "the option name",
+        });
+    }
+    let name = name.join(" ");
+    let Some(&option) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&name)) else {
+        return Err(CommandError::UnknownOption(shown(&name)));
+    };
+    if value.is_empty() {
+        return Err(CommandError::Missing {
+            command: COMMAND,
+            what: "'value <VALUE>'",
+        });
+    }
+    let value = value.join(" ");
+    let bad = || CommandError::BadOptionValue {
+        option,
+        value: shown(&value),
+    };
+    let number: usize = value.parse().map_err(|_| bad())?;
+    if !(option.min..=option.max).contains(&number) {
+        return Err(bad());
+    }
+    Ok(match option.name {
+        "Hash" => OptionSetting::HashMb(number),
+        "Threads" => OptionSetting::Threads(number),
+        _ => OptionSetting::BoardSize(BoardSize::from_n(number).ok_or_else(bad)?),
+    })
+}
+
+fn parse_position(mut tokens: Tokens) -> Result<PositionCommand, CommandError> {
+    const COMMAND: &str = "position";
+    let start = match tokens.next() {
+        Some("startpos") => Start::StartPos,
+        Some("fen") => {
+            let fields: Vec<&str> = tokens.clone().take_while(|&t| t != "moves").collect();
+            if fields.is_empty() {
+                return Err(CommandError::Missing {
+                    command: COMMAND,
+                    what: "the LFEN after 'fen'",
+                });
+            }
+            for _ in 0..fields.len() {
+                tokens.next();
+            }
+            let position = Position::from_lfen(&fields.join(" ")).map_err(CommandError::BadFen)?;
+            Start::Fen(Box::new(position))
+        }
+        Some(other) => {
+            return Err(CommandError::Unexpected {
+                command: COMMAND,
+                token: shown(other),
+            })
+        }
+        None => {
+            return Err(CommandError::Missing {
+                command: COMMAND,
+                what: "'startpos' or 'fen <LFEN>'",
+            })
+        }
+    };
+    let moves = match tokens.next() {
+        None => Vec::new(),
+        Some("moves") => tokens.map(str::to_owned).collect(),
+        Some(other) => {
+            return Err(CommandError::Unexpected {
+                command: COMMAND,
+                token: shown(other),
+            })
+        }
+    };
+    Ok(PositionCommand { start, moves })
+}
+
+/// `go`: the clock fields fill a [`Clock`] (p1 = Blue = index 0; a missing field is 0); a bare
+/// `go` searches until `stop`, as `go infinite`.
+fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
+    const COMMAND: &str = "go";
+    let mut limits = Limits::default();
+    let mut clock: [Option<u64>; 4] = [None; 4];
+    let mut any = false;
+    while let Some(token) = tokens.next() {
+        let first = !any;
+        any = true;
+        let mut value = |what: &'static str| {
+            tokens.next().ok_or(CommandError::Missing {
+                command: COMMAND,
+                what,
+            })
+        };
+        let repeated = |token| CommandError::Repeated {
+            command: COMMAND,
+            token,
+        };
+        match token {
+            "perft" if first => {
+                let depth = number("perft depth", value("the perft depth")?)?;
+                return end(COMMAND, tokens).map(|()| Command::Perft(depth));
+            }
+            "infinite" if limits.infinite => return Err(repeated("infinite")),
+            "infinite" => limits.infinite = true,
+            "depth" if limits.depth.is_some() => return Err(repeated("depth")),
+            "depth" => limits.depth = Some(number("depth", value("the depth")?)?),
+            "nodes" if limits.nodes.is_some() => return Err(repeated("nodes")),
+            "nodes" => limits.nodes = Some(number("nodes", value("the node count")?)?),
+            "movetime" if limits.movetime.is_some() => return Err(repeated("movetime")),
+            "movetime" => limits.movetime = Some(milliseconds("movetime", value("the time")?)?),
+            "p1time" | "p2time" | "p1inc" | "p2inc" => {
+                let (index, name) = match token {
+                    "p1time" => (0, "p1time"),
+                    "p2time" => (1, "p2time"),
+                    "p1inc" => (2, "p1inc"),
+                    _ => (3, "p2inc"),
+                };
+                if clock[index].is_some() {
+                    return Err(repeated(name));
+                }
+                clock[index] = Some(milliseconds(name, value("the time in ms")?)?);
+            }
+            other => {
+                return Err(CommandError::Unexpected {
+                    command: COMMAND,
+                    token: shown(other),
+                })
+            }
+        }
+    }
+    if clock.iter().any(Option::is_some) {
+        let ms = |i: usize| clock[i].unwrap_or(0);
+        limits.clock = Some(Clock {
+            time: [ms(0), ms(1)],
+            increment: [ms(2), ms(3)],
+        });
+    }
+    if !any {
+        limits.infinite = true;
+    }
+    Ok(Command::Go(limits))
+}
+
+/// A time in ms; a negative one (a runner's clock that ran past zero) counts as 0.
+fn milliseconds(what: &'static str, token: &str) -> Result<u64, CommandError> {
+    match token.strip_prefix('-') {
+        Some(digits) => number::<u64>(what, digits).map(|_| 0),
+        None => number(what, token),
+    }
+}
+
+fn parse_query(mut tokens: Tokens) -> Result<Query, CommandError> {
+    let query = match tokens.next() {
+        Some("gameover") => Query::GameOver,
+        Some("p1turn") => Query::P1Turn,
+        Some("result") => Query::Result,
+        Some("fen") => Query::Fen,
+        Some("moves") => Query::Moves,
+        Some(other) => return Err(CommandError::UnknownQuery(shown(other))),
+        None => {
+            return Err(CommandError::Missing {
+                command: "query",
+                what: "the question (gameover, p1turn, result, fen or moves)",
+            })
+        }
+    };
+    end("query", tokens).map(|()| query)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Command, CommandError> {
+        line.parse()
+    }
+
+    #[test]
+    fn go_maps_every_field_to_limits() {
+        let Ok(Command::Go(limits)) =
+            parse("go p1time 1000 p2time 2000 p1inc 10 p2inc 20 depth 7 nodes 99 movetime 50")
+        else {
+            panic!("go should parse");
+        };
+        assert_eq!(
+            limits.clock,
+            Some(Clock {
+                time: [1000, 2000],
+                increment: [10, 20]
+            })
+        );
+        assert_eq!(
+            (limits.depth, limits.nodes, limits.movetime),
+            (Some(7), Some(99), Some(50))
+        );
+        assert!(!limits.infinite);
+        let Ok(Command::Go(limits)) = parse("go p2time -5") else {
+            panic!("a negative time is read as 0");
+        };
+        assert_eq!(limits.clock.map(|c| c.time), Some([0, 0]));
+        assert_eq!(
+            parse("go"),
+            Ok(Command::Go(Limits {
+                infinite: true,
+                ..Limits::default()
+            }))
+        );
+        assert_eq!(parse("go perft 3"), Ok(Command::Perft(3)));
+    }
+
+    #[test]
+    fn malformed_go_is_refused() {
+        for line in [
+            "go depth",
+            "go depth x",
+            "go depth -1",
+            "go nodes 1 nodes 2",
+            "go wtime 100",
+            "go infinite infinite",
+            "go depth 3 perft 2",
+            "go perft",
+            "go perft 2 depth 3",
+        ] {
+            assert!(parse(line).is_err(), "{line}");
+        }
+    }
+
+    #[test]
+    fn options_are_checked_by_name_and_range() {
+        assert_eq!(
+            parse("setoption name hash value 64"),
+            Ok(Command::SetOption(OptionSetting::HashMb(64)))
+        );
+        assert_eq!(
+            parse("setoption name BOARDSIZE value 9"),
+            Ok(Command::SetOption(OptionSetting::BoardSize(
+                BoardSize::Nine
+            )))
+        );
+        for line in [
+            "setoption",
+            "setoption name",
+            "setoption name Hash",
+            "setoption name Hash value",
+            "setoption name Hash value 0",
+            "setoption name Threads value many",
+            "setoption name BoardSize value 10",
+            "setoption name Ponder value true",
+            "setoption value 3",
+        ] {
+            assert!(parse(line).is_err(), "{line}");
+        }
+    }
+
+    #[test]
+    fn position_keeps_the_move_texts_for_the_engine() {
+        let Ok(Command::Position(command)) =
+            parse("position fen 8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b moves a2-a3 zz")
+        else {
+            panic!("position should parse");
+        };
+        assert_eq!(
+            command.start,
+            Start::Fen(Box::new(Position::start(BoardSize::Eight)))
+        );
+        assert_eq!(command.moves, ["a2-a3", "zz"]);
+        assert!(matches!(
+            parse("position fen 8/8 b"),
+            Err(CommandError::BadFen(_))
+        ));
+        for line in [
+            "position",
+            "position fen",
+            "position startpos a2-a3",
+            "position start",
+        ] {
+            assert!(parse(line).is_err(), "{line}");
+        }
+    }
+
+    #[test]
+    fn extra_tokens_and_unknown_words_are_refused() {
+        assert_eq!(parse(""), Err(CommandError::Empty));
+        assert_eq!(parse("isready"), Ok(Command::IsReady));
+        for line in [
+            "isready now",
+            "quit 1",
+            "query",
+            "query fen 2",
+            "query colour",
+            "bench 0",
+            "xyzzy",
+        ] {
+            assert!(parse(line).is_err(), "{line}");
+        }
+        assert_eq!(parse("bench 3"), Ok(Command::Bench(Some(3))));
+    }
+
+    #[test]
+    fn quoted_input_stays_short_and_printable() {
+        assert_eq!(shown("a\u{0}b"), "a?b");
+        let long = "x".repeat(1000);
+        assert_eq!(shown(&long).len(), 43);
+        let message = parse(&long).unwrap_err().to_string();
+        assert!(message.len() < 80, "{message}");
+    }
+}

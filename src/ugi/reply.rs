@@ -1,0 +1,185 @@
+//! The text of every reply: handshake, `info` lines, `bestmove`, `response`, and the pictures
+//! of `d` and `eval`. Each function returns the text without its final newline; the engine's
+//! output adds it and flushes.
+
+use std::fmt;
+
+use super::{Dialect, Query, OPTIONS};
+use crate::board::Side;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::search::Info;
+
+/// The answer to `ugi` / `uci`: id lines, one line per option, then `ugiok` / `uciok`.
+pub fn handshake(dialect: Dialect) -> String {
+    let mut text = format!(
+        "id name lielow {}\nid author the lielow developers\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    for option in OPTIONS {
+        text.push_str(&format!(
+            "option name {} type spin default {} min {} max {}\n",
+            option.name, option.default, option.min, option.max
+        ));
+    }
+    text.push_str(match dialect {
+        Dialect::Ugi => "ugiok",
+        Dialect::Uci => "uciok",
+    });
+    text
+}
+
+/// An error reply: `info string error: <message>`.
+pub fn error_line(message: impl fmt::Display) -> String {
+    format!("info string error: {message}")
+}
+
+/// One finished iteration: `info depth .. seldepth .. score .. nodes .. nps .. time .. hashfull ..
+/// pv ..` (`pv` is left out when the search gave none).
+pub fn info_line(info: &Info) -> String {
+    let mut line = format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
+        info.depth, info.seldepth, info.score, info.nodes, info.nps, info.time_ms, info.hashfull
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv");
+        for mv in &info.pv {
+            line.push_str(&format!(" {mv}"));
+        }
+    }
+    line
+}
+
+/// `bestmove <move>`, or `bestmove none` when the game is over.
+pub fn bestmove_line(mv: Option<Move>) -> String {
+    match mv {
+        Some(mv) => format!("bestmove {mv}"),
+        None => "bestmove none".to_owned(),
+    }
+}
+
+/// The `info string` line sent before `bestmove none`.
+pub fn game_over_line(winner: Side) -> String {
+    format!("info string game over: {winner} has won")
+}
+
+/// The `response` to a query about `position`.
+pub fn response(query: Query, position: &Position) -> String {
+    let answer = match query {
+        Query::GameOver => position.is_game_over().to_string(),
+        Query::P1Turn => (position.side_to_move() == Side::Blue).to_string(),
+        Query::Result => match position.winner() {
+            Some(Side::Blue) => "p1win".to_owned(),
+            Some(Side::Red) => "p2win".to_owned(),
+            None => "none".to_owned(),
+        },
+        Query::Fen => position.to_lfen(),
+        Query::Moves => {
+            let moves: Vec<String> = position.legal_moves().iter().map(Move::to_string).collect();
+            if moves.is_empty() {
+                "none".to_owned()
+            } else {
+                moves.join(" ")
+            }
+        }
+    };
+    format!("response {answer}")
+}
+
+/// `d`: the board with every stack's owner and height (uppercase = the king, which carries its
+/// side's crown), then the LFEN, the key, the side to move and the state of the game.
+pub fn board_picture(position: &Position, moves_played: usize) -> String {
+    let n = position.size().n();
+    let border = format!("   +{}", "----+".repeat(n));
+    let mut text = String::new();
+    text.push_str(&border);
+    text.push('\n');
+    for rank in (0..n).rev() {
+        text.push_str(&format!("{:>2} |", rank + 1));
+        for file in 0..n {
+            let square = crate::board::Square::new(file, rank).expect("on the board");
+            let cell = match position.stack(square) {
+                None => "    ".to_owned(),
+                Some((side, height)) => {
+                    let letter = side.letter();
+                    let letter = if position.king(side) == Some(square) {
+                        letter.to_ascii_uppercase()
+                    } else {
+                        letter
+                    };
+                    format!(" {letter}{height} ")
+                }
+            };
+            text.push_str(&cell);
+            text.push('|');
+        }
+        text.push('\n');
+        text.push_str(&border);
+        text.push('\n');
+    }
+    let files: Vec<String> = (0..n)
+        .map(|file| ((b'a' + file as u8) as char).to_string())
+        .collect();
+    text.push_str(&format!("      {}\n", files.join("    ")));
+    let king = |side| match position.king(side) {
+        Some(square) => square.to_string(),
+        None => "none".to_owned(),
+    };
+    let side = position.side_to_move();
+    let player = if side == Side::Blue { 1 } else { 2 };
+    text.push_str(&format!(
+        "\nLFEN: {}\nKey: {:016x}\nSide to move: {side} (player {player})\nKings: Blue {}, Red {}\nMoves played: {moves_played}\n",
+        position.to_lfen(),
+        position.key(),
+        king(Side::Blue),
+        king(Side::Red),
+    ));
+    match position.winner() {
+        Some(winner) => text.push_str(&format!("Game over: {winner} has won")),
+        None => text.push_str(&format!("Legal moves: {}", position.legal_moves().len())),
+    }
+    text
+}
+
+/// `eval`: each term of the static evaluation, then the total, all for the side to move.
+pub fn eval_report(position: &Position) -> String {
+    if let Some(winner) = position.winner() {
+        return game_over_line(winner);
+    }
+    let mut text = format!("{:<24}{:>8}\n", "Term", "Score");
+    for (name, score) in crate::eval::trace(position) {
+        text.push_str(&format!("{name:<24}{score:>+8}\n"));
+    }
+    text.push_str(&format!(
+        "Static evaluation: {:+} for {} (the side to move)",
+        crate::eval::evaluate(position),
+        position.side_to_move()
+    ));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::BoardSize;
+
+    #[test]
+    fn responses_are_two_tokens_except_fen_and_moves() {
+        let start = Position::start(BoardSize::Eight);
+        assert_eq!(response(Query::GameOver, &start), "response false");
+        assert_eq!(response(Query::P1Turn, &start), "response true");
+        assert_eq!(response(Query::Result, &start), "response none");
+        assert_eq!(response(Query::Moves, &start).split(' ').count(), 1 + 46);
+        let lost = Position::from_lfen("8/8/8/8/8/8/b1b1b1b1b1b1b1b1/8 r").unwrap();
+        assert_eq!(response(Query::Result, &lost), "response p1win");
+        assert_eq!(response(Query::Moves, &lost), "response none");
+    }
+
+    #[test]
+    fn handshake_lists_the_options_and_ends_with_ok() {
+        let text = handshake(Dialect::Uci);
+        assert!(text.starts_with(&format!("id name lielow {}\n", env!("CARGO_PKG_VERSION"))));
+        assert!(text.contains("option name BoardSize type spin default 8 min 8 max 9\n"));
+        assert!(text.ends_with("\nuciok"));
+    }
+}

@@ -1,0 +1,679 @@
+//! Black-box protocol tests: transcripts against the real `lielow` binary over stdin/stdout.
+//!
+//! Every wait has a generous timeout, so a hang fails the test instead of blocking the suite;
+//! timing assertions are loose (the real figures are printed with `--nocapture`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use lielow::{BoardSize, Move, Position, Side};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A running engine with a thread that forwards its stdout lines.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lielow"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the lielow binary starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        stdin.write_all(bytes).expect("the engine reads its input");
+        stdin.flush().expect("flush");
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn recv(&self) -> String {
+        match self.lines.recv_timeout(TIMEOUT) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => panic!("no line from the engine within {TIMEOUT:?}"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the engine closed its output"),
+        }
+    }
+
+    /// Every line up to and including the first one that `last` accepts.
+    fn until(&self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.recv();
+            let done = last(&line);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// Sends `isready` and returns what came before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until(|line| line == "readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Sends `line` and returns its output (everything before the `readyok` of a following
+    /// `isready`): right for every command whose output is written before the next is read.
+    fn ask(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.sync()
+    }
+
+    /// The single `response` to a query.
+    fn query(&mut self, what: &str) -> String {
+        let mut lines = self.ask(&format!("query {what}"));
+        // A running search may report meanwhile.
+        lines.retain(|line| !line.starts_with("info depth "));
+        assert_eq!(lines.len(), 1, "query {what}: {lines:?}");
+        let answer = lines[0].strip_prefix("response ");
+        answer
+            .unwrap_or_else(|| panic!("query {what}: {lines:?}"))
+            .to_owned()
+    }
+
+    /// Runs `go ...` to its end; returns the info lines and the move of `bestmove`.
+    fn go(&mut self, line: &str) -> (Vec<String>, String) {
+        self.send(line);
+        let mut lines = self.until(|line| line.starts_with("bestmove"));
+        let last = lines.pop().expect("a bestmove line");
+        let tokens: Vec<&str> = last.split(' ').collect();
+        assert_eq!(tokens.len(), 2, "bestmove is two tokens: {last:?}");
+        (lines, tokens[1].to_owned())
+    }
+
+    fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    fn wait_exit(&mut self, limit: Duration) -> ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            assert!(started.elapsed() < limit, "the engine did not exit");
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Lines still to come before the output closes.
+    fn rest(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(TIMEOUT) {
+            lines.push(line);
+        }
+        lines
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn is_error(line: &str) -> bool {
+    line.starts_with("info string error: ")
+}
+
+/// A reproducible pseudo-random game from `start` (xorshift over the legal moves).
+fn random_game(start: Position, seed: u64, plies: usize) -> Vec<Move> {
+    let mut state = seed | 1;
+    let mut position = start;
+    let mut moves = Vec::new();
+    while moves.len() < plies && !position.is_game_over() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let legal = position.legal_moves();
+        let mv = legal[(state % legal.len() as u64) as usize];
+        moves.push(mv);
+        position = position.play(mv);
+    }
+    moves
+}
+
+fn joined(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn handshake_lists_id_and_options() {
+    let mut engine = Engine::start();
+    for (hello, ok) in [("ugi", "ugiok"), ("uci", "uciok")] {
+        engine.send(hello);
+        let lines = engine.until(|line| line == ok);
+        assert_eq!(
+            lines,
+            [
+                format!("id name lielow {}", env!("CARGO_PKG_VERSION")),
+                "id author the lielow developers".to_owned(),
+                "option name Hash type spin default 16 min 1 max 65536".to_owned(),
+                "option name Threads type spin default 1 min 1 max 256".to_owned(),
+                "option name BoardSize type spin default 8 min 8 max 9".to_owned(),
+                ok.to_owned(),
+            ]
+        );
+    }
+    assert!(engine.sync().is_empty());
+}
+
+#[test]
+fn options_are_applied_or_refused_with_one_error() {
+    let mut engine = Engine::start();
+    for good in [
+        "setoption name Hash value 4",
+        "setoption name threads value 2",
+        "setoption name BOARDSIZE value 8",
+    ] {
+        assert!(engine.ask(good).is_empty(), "{good}");
+    }
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Hash value 99999999",
+        "setoption name Hash value lots",
+        "setoption name Threads value 0",
+        "setoption name BoardSize value 10",
+        "setoption name Ponder value true",
+        "setoption name Hash",
+        "setoption Hash 3",
+    ] {
+        let lines = engine.ask(bad);
+        assert!(lines.len() == 1 && is_error(&lines[0]), "{bad}: {lines:?}");
+    }
+    // BoardSize decides what startpos means and resets the game to it.
+    engine.send("position startpos moves a2-a3");
+    assert!(engine.ask("setoption name BoardSize value 9").is_empty());
+    assert_eq!(
+        engine.query("fen"),
+        Position::start(BoardSize::Nine).to_lfen()
+    );
+    engine.send("position startpos moves a3-a4");
+    assert_eq!(
+        engine.query("fen"),
+        Position::start(BoardSize::Nine)
+            .play(
+                Position::start(BoardSize::Nine)
+                    .parse_move("a3-a4")
+                    .unwrap()
+            )
+            .to_lfen()
+    );
+}
+
+#[test]
+fn a_bad_position_is_refused_whole_and_the_previous_one_stays() {
+    let mut engine = Engine::start();
+    let start = Position::start(BoardSize::Eight);
+    let moves = random_game(start, 7, 6);
+    engine.send(&format!("position startpos moves {}", joined(&moves)));
+    let before = engine.query("fen");
+    let expected = moves.iter().fold(start, |p, &m| p.play(m));
+    assert_eq!(before, expected.to_lfen());
+    let cases = [
+        (
+            format!("position startpos moves {} b2-e5", joined(&moves[..2])),
+            "move 3 'b2-e5'",
+        ),
+        (
+            format!("position startpos moves {} zz", joined(&moves[..1])),
+            "move 2 'zz'",
+        ),
+        ("position fen 8/8/8 b".to_owned(), "LFEN"),
+        (
+            "position fen 8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 x".to_owned(),
+            "LFEN",
+        ),
+        ("position startpos moves a2-a4".to_owned(), "move 1 'a2-a4'"),
+        ("position startpos a2-a3".to_owned(), "unexpected"),
+        ("position".to_owned(), "missing"),
+        ("position fen".to_owned(), "missing"),
+    ];
+    for (line, names) in cases {
+        let lines = engine.ask(&line);
+        assert!(
+            lines.len() == 1 && is_error(&lines[0]) && lines[0].contains(names),
+            "{line}: {lines:?}"
+        );
+        assert_eq!(engine.query("fen"), before, "{line} changed the position");
+    }
+    // A move after the end of the game is an error too.
+    let game = random_game(start, 11, 10_000);
+    let over = game.iter().fold(start, |p, &m| p.play(m));
+    assert!(over.is_game_over());
+    let extra = format!("position startpos moves {} a2-a3", joined(&game));
+    let lines = engine.ask(&extra);
+    assert!(
+        lines.len() == 1 && lines[0].contains("game is over"),
+        "{lines:?}"
+    );
+    assert_eq!(engine.query("fen"), before);
+}
+
+#[test]
+fn queries_answer_start_middle_and_finished_games_on_both_sizes() {
+    let mut engine = Engine::start();
+    for (size, seed) in [
+        (BoardSize::Eight, 3),
+        (BoardSize::Nine, 5),
+        (BoardSize::Eight, 9),
+    ] {
+        engine.send(&format!("setoption name BoardSize value {}", size.n()));
+        let start = Position::start(size);
+        let game = random_game(start, seed, 10_000);
+        for plies in [0, game.len() / 2, game.len() - 1, game.len()] {
+            let position = game[..plies].iter().fold(start, |p, &m| p.play(m));
+            if plies == 0 {
+                engine.send("position startpos");
+            } else {
+                engine.send(&format!(
+                    "position startpos moves {}",
+                    joined(&game[..plies])
+                ));
+            }
+            // The order the cutegames runner asks in, after every `position`.
+            assert_eq!(
+                engine.query("p1turn"),
+                (position.side_to_move() == Side::Blue).to_string()
+            );
+            assert_eq!(
+                engine.query("gameover"),
+                position.is_game_over().to_string()
+            );
+            let result = match position.winner() {
+                Some(Side::Blue) => "p1win",
+                Some(Side::Red) => "p2win",
+                None => "none",
+            };
+            assert_eq!(engine.query("result"), result);
+            assert_eq!(engine.query("fen"), position.to_lfen());
+            let legal = joined(&position.legal_moves());
+            let legal = if legal.is_empty() {
+                "none".to_owned()
+            } else {
+                legal
+            };
+            assert_eq!(engine.query("moves"), legal);
+        }
+        assert_ne!(engine.query("result"), "none", "the game ended");
+    }
+    for bad in ["query", "query colour", "query fen now"] {
+        let lines = engine.ask(bad);
+        assert!(lines.len() == 1 && is_error(&lines[0]), "{bad}: {lines:?}");
+    }
+}
+
+#[test]
+fn go_depth_reports_iterations_then_one_legal_bestmove() {
+    let mut engine = Engine::start();
+    let start = Position::start(BoardSize::Eight);
+    let moves = random_game(start, 21, 4);
+    let position = moves.iter().fold(start, |p, &m| p.play(m));
+    engine.send(&format!("position startpos moves {}", joined(&moves)));
+    let (infos, best) = engine.go("go depth 2");
+    assert!(position.parse_move(&best).is_ok(), "{best} is legal");
+    assert!(!infos.is_empty());
+    for (line, depth) in infos.iter().zip(1..) {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(
+            &fields[..3],
+            ["info", "depth", &depth.to_string()],
+            "{line}"
+        );
+        assert_eq!(
+            [fields[3], fields[5], fields[6], fields[8], fields[10], fields[12], fields[14]],
+            ["seldepth", "score", fields[6], "nodes", "nps", "time", "hashfull"],
+            "{line}"
+        );
+        assert!(matches!(fields[6], "cp" | "mate"), "{line}");
+        if fields.len() > 16 {
+            assert_eq!(fields[16], "pv", "{line}");
+            let mut pv_position = position;
+            for text in &fields[17..] {
+                let mv = pv_position.parse_move(text).expect("the pv is legal");
+                pv_position = pv_position.play(mv);
+            }
+        }
+    }
+    // Nothing follows the bestmove.
+    assert!(engine.sync().is_empty());
+}
+
+#[test]
+fn go_nodes_repeats_exactly_after_uginewgame() {
+    let mut engine = Engine::start();
+    let without_timing = |lines: Vec<String>| -> Vec<String> {
+        lines
+            .iter()
+            .map(|line| {
+                let fields: Vec<&str> = line.split(' ').collect();
+                let mut kept = Vec::new();
+                let mut i = 0;
+                while i < fields.len() {
+                    if matches!(fields[i], "nps" | "time") {
+                        i += 2;
+                    } else {
+                        kept.push(fields[i]);
+                        i += 1;
+                    }
+                }
+                kept.join(" ")
+            })
+            .collect()
+    };
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        engine.send("uginewgame");
+        engine.send("position startpos moves d2-d3 e7-e6");
+        let (infos, best) = engine.go("go nodes 20000");
+        runs.push((without_timing(infos), best));
+    }
+    assert_eq!(runs[0], runs[1]);
+}
+
+#[test]
+fn stop_ends_an_infinite_search_at_once_and_isready_answers_meanwhile() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    // Let it pass any depth a search could complete quickly: infinite still waits for stop.
+    thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    let before = engine.sync();
+    let ready = asked.elapsed();
+    assert!(
+        before.iter().all(|line| line.starts_with("info depth")),
+        "{before:?}"
+    );
+    assert_eq!(engine.query("p1turn"), "true");
+    // What needs the searcher is refused while it searches; the search goes on.
+    for busy in [
+        "go depth 1",
+        "setoption name Hash value 2",
+        "uginewgame",
+        "go perft 1",
+        "bench 1",
+    ] {
+        let mut lines = engine.ask(busy);
+        lines.retain(|line| !line.starts_with("info depth "));
+        assert!(lines.len() == 1 && is_error(&lines[0]), "{busy}: {lines:?}");
+    }
+    let stopped = Instant::now();
+    engine.send("stop");
+    let lines = engine.until(|line| line.starts_with("bestmove"));
+    let latency = stopped.elapsed();
+    eprintln!("isready answered in {ready:?} while searching; stop -> bestmove in {latency:?}");
+    assert!(latency < Duration::from_secs(1), "{latency:?}");
+    let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    assert!(Position::start(BoardSize::Eight).parse_move(best).is_ok());
+    // Exactly one bestmove, and a stop with nothing running is ignored silently.
+    assert!(engine.ask("stop").is_empty());
+}
+
+#[test]
+fn a_search_stopped_at_once_still_gives_a_legal_move() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves a2-a3");
+    engine.send("go infinite");
+    engine.send("stop");
+    let lines = engine.until(|line| line.starts_with("bestmove"));
+    let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    let start = Position::start(BoardSize::Eight);
+    let position = start.play(start.parse_move("a2-a3").unwrap());
+    assert!(position.parse_move(best).is_ok(), "{best}");
+}
+
+#[test]
+fn go_right_after_stop_waits_for_the_stopped_search() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    engine.send("stop");
+    engine.send("position startpos moves a2-a3");
+    engine.send("go depth 1");
+    let mut lines = engine.until(|line| line.starts_with("bestmove"));
+    lines.extend(engine.until(|line| line.starts_with("bestmove")));
+    assert!(!lines.iter().any(|line| is_error(line)), "{lines:?}");
+    let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    let start = Position::start(BoardSize::Eight);
+    let position = start.play(start.parse_move("a2-a3").unwrap());
+    assert!(position.parse_move(best).is_ok(), "{best}");
+    assert!(engine.sync().is_empty());
+}
+
+#[test]
+fn quit_and_end_of_input_stop_the_search_and_exit() {
+    for quit in [true, false] {
+        let mut engine = Engine::start();
+        engine.send("go infinite");
+        thread::sleep(Duration::from_millis(100));
+        let asked = Instant::now();
+        if quit {
+            engine.send("quit");
+        } else {
+            engine.close_input();
+        }
+        let status = engine.wait_exit(Duration::from_secs(5));
+        eprintln!("quit={quit}: exited in {:?}", asked.elapsed());
+        assert!(status.success());
+        let lines = engine.rest();
+        let bestmoves = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        assert_eq!(bestmoves, 1, "{lines:?}");
+    }
+}
+
+#[test]
+fn malformed_input_gives_at_most_one_error_line_each() {
+    let mut engine = Engine::start();
+    let huge = "x".repeat(1 << 20);
+    let huge_position = format!("position startpos moves {}", "a2-a3 ".repeat(200_000));
+    let corpus: Vec<Vec<u8>> = [
+        "",
+        "   ",
+        "\t",
+        "xyzzy",
+        "isready now",
+        "go depth",
+        "go depth -3",
+        "go nodes many",
+        "go movetime",
+        "go sideways",
+        "go perft",
+        "go perft x",
+        "go infinite infinite",
+        "go depth 1 depth 2",
+        "position startpos moves",
+        "position fen",
+        "position fen moves",
+        "position startpos junk",
+        "setoption",
+        "setoption name",
+        "setoption name value 3",
+        "query",
+        "query what",
+        "bench 0",
+        "bench deep",
+        "uginewgame now",
+        "d d",
+        "eval 3",
+        "stop",
+        "stop now",
+        "ugi\rok",
+        "quit now",
+        huge.as_str(),
+        huge_position.as_str(),
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .chain([
+        vec![0xff, 0xfe, b'g', b'o'],
+        vec![0, 1, 2, 3, 0x80],
+        b"go\0depth 2".to_vec(),
+        "\u{feff}isready".as_bytes().to_vec(),
+        "géo".as_bytes().to_vec(),
+    ])
+    .collect();
+    for bytes in &corpus {
+        let mut line = bytes.clone();
+        line.push(b'\n');
+        engine.send_bytes(&line);
+        let lines = engine.sync();
+        let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(40)]).into_owned();
+        assert!(lines.len() <= 1, "{shown:?}: {lines:?}");
+        for line in &lines {
+            assert!(is_error(line), "{shown:?}: {line}");
+            assert!(
+                line.len() < 200,
+                "{shown:?}: an error line of {} bytes",
+                line.len()
+            );
+        }
+    }
+    // A CRLF line is the same as an LF one, and the engine still works.
+    engine.send_bytes(b"position startpos moves a2-a3\r\n");
+    assert_eq!(engine.query("moves").split(' ').count(), 46);
+    let (_, best) = engine.go("go depth 1");
+    assert!(!best.is_empty());
+}
+
+#[test]
+fn go_perft_prints_the_divide_of_the_command_line() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves b2-b3");
+    let start = Position::start(BoardSize::Eight);
+    let position = start.play(start.parse_move("b2-b3").unwrap());
+    engine.send("go perft 3");
+    let lines = engine.until(|line| line.starts_with("Nodes searched: "));
+    let split = lielow::perft::divide(&position, 3, 1);
+    let mut expected: Vec<String> = split.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+    let total: u64 = split.iter().map(|(_, n)| n).sum();
+    expected.push(format!("Nodes searched: {total}"));
+    assert_eq!(lines, expected);
+    engine.send("go perft 0");
+    assert_eq!(engine.recv(), "Nodes searched: 1");
+}
+
+#[test]
+fn a_finished_game_gives_bestmove_none() {
+    let mut engine = Engine::start();
+    let start = Position::start(BoardSize::Eight);
+    let game = random_game(start, 13, 10_000);
+    engine.send(&format!("position startpos moves {}", joined(&game)));
+    let (infos, best) = engine.go("go depth 3");
+    assert_eq!(best, "none");
+    assert_eq!(infos.len(), 1);
+    assert!(infos[0].starts_with("info string game over: "), "{infos:?}");
+    assert!(engine.ask("eval")[0].starts_with("info string game over"));
+}
+
+#[test]
+fn d_eval_and_bench_print_their_reports() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves a2-a3");
+    let picture = engine.ask("d");
+    let start = Position::start(BoardSize::Eight);
+    let position = start.play(start.parse_move("a2-a3").unwrap());
+    assert!(picture.contains(&format!("LFEN: {}", position.to_lfen())));
+    assert!(picture.contains(&format!("Key: {:016x}", position.key())));
+    assert!(picture.contains(&"Side to move: Red (player 2)".to_owned()));
+    assert!(
+        picture.iter().any(|line| line.starts_with(" 3 | B2 |")),
+        "{picture:?}"
+    );
+    let eval = engine.ask("eval");
+    let total = format!("Static evaluation: {:+}", lielow::eval::evaluate(&position));
+    assert!(eval.last().unwrap().starts_with(&total), "{eval:?}");
+    engine.send("bench 1");
+    let line = engine.until(|line| line.ends_with(" nps")).pop().unwrap();
+    let fields: Vec<&str> = line.split(' ').collect();
+    assert_eq!(fields.len(), 4, "{line}");
+    assert_eq!(fields[1], "nodes");
+    assert!(fields[0].parse::<u64>().unwrap() > 0 && fields[2].parse::<u64>().is_ok());
+}
+
+/// Whole games through the protocol, as a match runner plays them: every `bestmove` is legal
+/// and the engine's `query result` at the end is the library's winner.
+#[test]
+fn complete_games_through_the_protocol_end_with_the_right_result() {
+    for (size, threads) in [
+        (BoardSize::Eight, 2),
+        (BoardSize::Nine, 2),
+        (BoardSize::Eight, 1),
+    ] {
+        let mut engine = Engine::start();
+        engine.send("ugi");
+        engine.until(|line| line == "ugiok");
+        engine.send(&format!("setoption name Threads value {threads}"));
+        engine.send(&format!("setoption name BoardSize value {}", size.n()));
+        engine.send("setoption name Hash value 2");
+        assert!(engine.sync().is_empty());
+        engine.send("uginewgame");
+        let mut position = Position::start(size);
+        let mut moves: Vec<Move> = Vec::new();
+        loop {
+            // As cutegames does: no `moves` keyword before the first move.
+            if moves.is_empty() {
+                engine.send("position startpos");
+            } else {
+                engine.send(&format!("position startpos moves {}", joined(&moves)));
+            }
+            if engine.query("gameover") == "true" {
+                break;
+            }
+            assert!(!position.is_game_over());
+            let (_, best) = engine.go("go nodes 300");
+            let mv = position.parse_move(&best).unwrap_or_else(|e| panic!("{e}"));
+            position = position.play(mv);
+            moves.push(mv);
+            assert!(moves.len() < 2_000, "the game should have ended");
+        }
+        let winner = position
+            .winner()
+            .expect("the library agrees that the game is over");
+        let expected = if winner == Side::Blue {
+            "p1win"
+        } else {
+            "p2win"
+        };
+        assert_eq!(engine.query("result"), expected);
+        engine.send("quit");
+        assert!(engine.wait_exit(Duration::from_secs(5)).success());
+    }
+}
