@@ -691,3 +691,36 @@ fn sprt_llr_and_bounds_match_the_hand_computation() {
         assert!(Sprt::parse(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn the_real_engine_plays_whole_games_through_the_protocol() {
+    let engine = env!("CARGO_BIN_EXE_lielow");
+    let (json, records, _) = run_match(
+        "real-engine",
+        &[
+            "match",
+            "--engine",
+            engine,
+            "name=lielow",
+            "option.Hash=1",
+            "--engine",
+            "builtin:random",
+            "--games",
+            "8",
+            "--depth",
+            "2",
+            "--concurrency",
+            "2",
+            "--random-plies",
+            "2",
+            "--size",
+            "9",
+        ],
+    );
+    assert_eq!(records.len(), 8);
+    // Every game ended by the rules: the engine never sent an illegal move, hung or crashed.
+    assert!(records.iter().all(|r| !r.reason.is_forfeit()), "{json}");
+    assert!(records.iter().all(|r| r.start.size() == BoardSize::Nine));
+    check_replays(&records);
+    assert_eq!(json_field(&json, "name", "lielow", "games"), 8);
+}
