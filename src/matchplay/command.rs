@@ -28,8 +28,10 @@ const DEFAULT_MOVETIME_MS: u64 = 100;
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Engines: --engine takes the command line (split like a shell does: quotes and backslashes \
-work) or a built-in player, then optional per-engine settings:
+work; quote a command with arguments as one value) or a built-in player, then optional \
+per-engine settings, which belong to the engine before them:
   --engine \"./lielow\" name=new option.Hash=64 option.Threads=1 --engine builtin:greedy
+  --engine \"/path/to/other --uci-mode\" name=other
 Built-in players: builtin:random, builtin:greedy (king capture, else the tallest capture, else \
 random, never bearing off its own king unless forced), builtin:mcts (UCT with random playouts; \
 builtin:mcts:N for N iterations per move, builtin:mcts:200ms for a time per move; otherwise it \
@@ -56,7 +58,7 @@ pub struct MatchArgs {
     #[arg(long, required = true, num_args = 1.., value_name = "CMD [name=N] [option.K=V]...")]
     engine: Vec<String>,
     /// Games per pairing (rounded up to whole pairs).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 10)]
     games: usize,
     /// Games played at once (each with its own engine processes).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]

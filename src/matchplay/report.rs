@@ -347,6 +347,8 @@ impl Tally {
 }
 
 fn signed(value: f64) -> String {
+    // Adding 0.0 turns -0.0 (the Elo of exactly 50%) into +0.0.
+    let value = value + 0.0;
     if value.is_finite() {
         format!("{value:+.1}")
     } else if value > 0.0 {
@@ -357,6 +359,7 @@ fn signed(value: f64) -> String {
 }
 
 fn unsigned(value: f64) -> String {
+    let value = value + 0.0;
     if value.is_finite() {
         format!("{value:.1}")
     } else {
