@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+use crate::bench;
 use crate::board::BoardSize;
 use crate::perft;
 use crate::position::Position;
@@ -38,6 +39,13 @@ enum Command {
         /// Split the root moves over this many threads.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: u32,
+    },
+    /// Search the fixed bench positions to DEPTH (one thread, small hash) and print the total
+    /// as `<N> nodes <M> nps`: the node count is the engine's signature.
+    Bench {
+        /// Depth of each search (default: bench::DEFAULT_DEPTH).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
     },
 }
 
@@ -81,6 +89,12 @@ pub fn run() -> i32 {
                 None => Position::start(BoardSize::from_n(size).expect("clap checked the size")),
             };
             run_perft(&position, depth, divide, threads as usize);
+            0
+        }
+        Some(Command::Bench { depth }) => {
+            let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
+            eprintln!("time {} ms", result.time_ms);
+            println!("{} nodes {} nps", result.nodes, result.nps);
             0
         }
     }

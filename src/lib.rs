@@ -18,6 +18,8 @@ pub mod perft;
 pub mod position;
 pub mod score;
 pub mod search;
+pub mod time;
+pub mod tt;
 mod zobrist;
 
 pub use board::{Bitboard, BoardSize, Side, Square};
