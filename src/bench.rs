@@ -12,7 +12,7 @@ use crate::position::Position;
 use crate::search::Searcher;
 
 /// The depth `bench` searches when none is given (a few seconds in all on the project machine).
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = 8;
 
 /// Table size of each bench search, in MiB.
 pub const BENCH_HASH_MB: usize = 16;

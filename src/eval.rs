@@ -23,7 +23,7 @@
 //! simply scores no king terms: none of its stacks is critical.
 
 use crate::board::{Bitboard, Side, Square, STEPS};
-use crate::movegen;
+use crate::attacks;
 use crate::position::Position;
 
 /// Value of one stack.
@@ -83,7 +83,7 @@ fn side_terms(position: &Position, side: Side) -> [i32; 8] {
     terms[5] = MOBILITY * mobility;
     terms[6] = STUCK * stuck;
     if let Some(king) = position.king(side) {
-        terms[2] = KING_ATTACKER * movegen::attackers(position, side.opponent(), king).count() as i32;
+        terms[2] = KING_ATTACKER * attacks::attackers(position, side.opponent(), king).count() as i32;
         let height = position.height(king);
         let mut escapes = 0;
         for d in 0..8 {

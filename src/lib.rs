@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 #![allow(missing_docs)] // TODO(before stop): document every public item and drop this.
 
+pub mod attacks;
 pub mod bench;
 pub mod board;
 pub mod cli;

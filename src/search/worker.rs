@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use super::ordering::{Stacks, MAX_PLY};
 use super::Features;
+use crate::attacks;
 use crate::board::Side;
 use crate::eval;
 use crate::movegen::{self, Kind};
@@ -88,7 +89,7 @@ impl Worker<'_> {
     fn king_capture(position: &Position) -> Option<Move> {
         let us = position.side_to_move();
         let king = position.king(us.opponent())?;
-        let from = movegen::attackers(position, us, king).first()?;
+        let from = attacks::attackers(position, us, king).first()?;
         Some(Move::new(from, king, true))
     }
 
@@ -98,7 +99,7 @@ impl Worker<'_> {
         let us = position.side_to_move();
         position
             .king(us)
-            .is_some_and(|king| movegen::attackers(position, us.opponent(), king).any())
+            .is_some_and(|king| attacks::attacked(position, us.opponent(), king))
     }
 
     /// Negamax principal variation search of `position` to `depth` plies, `ply` from the root.
