@@ -56,6 +56,7 @@ pub fn origins(size: BoardSize, height: usize, square: Square) -> Bitboard {
 /// The stacks of `side` that could land on `square` with their next move (the same set as
 /// `movegen::attackers`).
 #[inline]
+#[allow(clippy::needless_range_loop)] // heights index two tables in step
 pub fn attackers(position: &Position, side: Side, square: Square) -> Bitboard {
     let size = position.size();
     let table = &ORIGINS[usize::from(size == BoardSize::Nine)];

@@ -72,7 +72,9 @@ pub fn run(depth: u32) -> BenchResult {
         searcher
             .set_hash_mb(BENCH_HASH_MB)
             .expect("the bench hash size is valid");
-        nodes += searcher.search(&position, &limits, &stop, &mut |_| {}).nodes;
+        nodes += searcher
+            .search(&position, &limits, &stop, &mut |_| {})
+            .nodes;
     }
     let time_ms = started.elapsed().as_millis() as u64;
     BenchResult {

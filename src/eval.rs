@@ -22,8 +22,8 @@
 //! A side with no king yet (early in the game, or one that never had a uniquely tallest stack)
 //! simply scores no king terms: none of its stacks is critical.
 
-use crate::board::{Bitboard, Side, Square, STEPS};
 use crate::attacks;
+use crate::board::{Bitboard, Side, Square, STEPS};
 use crate::position::Position;
 
 /// Value of one stack.
@@ -56,6 +56,7 @@ pub const TERM_NAMES: [&str; 8] = [
 ];
 
 /// Every term for one side (tempo excluded), in [`TERM_NAMES`] order.
+#[allow(clippy::needless_range_loop)] // heights and directions index several tables in step
 fn side_terms(position: &Position, side: Side) -> [i32; 8] {
     let size = position.size();
     let geometry = size.geometry();
@@ -83,7 +84,8 @@ fn side_terms(position: &Position, side: Side) -> [i32; 8] {
     terms[5] = MOBILITY * mobility;
     terms[6] = STUCK * stuck;
     if let Some(king) = position.king(side) {
-        terms[2] = KING_ATTACKER * attacks::attackers(position, side.opponent(), king).count() as i32;
+        terms[2] =
+            KING_ATTACKER * attacks::attackers(position, side.opponent(), king).count() as i32;
         let height = position.height(king);
         let mut escapes = 0;
         for d in 0..8 {

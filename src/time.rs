@@ -46,7 +46,9 @@ impl TimeBudget {
         let mut soft: Option<u64> = None;
         let mut hard: Option<u64> = None;
         if let Some(movetime) = limits.movetime {
-            let ms = movetime.saturating_sub(MOVETIME_MARGIN_MS.min(movetime / 2)).max(1);
+            let ms = movetime
+                .saturating_sub(MOVETIME_MARGIN_MS.min(movetime / 2))
+                .max(1);
             soft = Some(ms);
             hard = Some(ms);
         }

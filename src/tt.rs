@@ -106,12 +106,23 @@ pub fn from_tt(score: i32, ply: i32) -> i32 {
 }
 
 #[inline]
-fn pack(best_move: Option<Move>, score: i32, depth: i32, bound: Bound, generation: u8, eval: i32) -> u64 {
+fn pack(
+    best_move: Option<Move>,
+    score: i32,
+    depth: i32,
+    bound: Bound,
+    generation: u8,
+    eval: i32,
+) -> u64 {
     let mv = best_move.map_or(0, Move::to_bits) as u64;
     let score = (score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
     let depth = depth.clamp(0, 255) as u64;
     let eval = (eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
-    mv | score << 16 | depth << 32 | (bound as u64) << 40 | (generation as u64 & 63) << 42 | eval << 48
+    mv | score << 16
+        | depth << 32
+        | (bound as u64) << 40
+        | (generation as u64 & 63) << 42
+        | eval << 48
 }
 
 #[inline]
@@ -239,7 +250,14 @@ impl TranspositionTable {
                 victim_worth = worth;
             }
         }
-        let data = pack(best_move, to_tt(score, ply), depth, bound, self.generation, eval);
+        let data = pack(
+            best_move,
+            to_tt(score, ply),
+            depth,
+            bound,
+            self.generation,
+            eval,
+        );
         bucket.words[2 * victim].store(key ^ data, Ordering::Relaxed);
         bucket.words[2 * victim + 1].store(data, Ordering::Relaxed);
     }

@@ -252,7 +252,7 @@ impl Worker<'_> {
         let mut previous = 0;
         for depth in 1..=max_depth {
             // Helpers skip every other depth, staggered, so threads spread over depths.
-            if thread > 0 && depth > 2 && (depth as usize + thread) % 2 == 0 {
+            if thread > 0 && depth > 2 && (depth as usize + thread).is_multiple_of(2) {
                 continue;
             }
             let iteration_started = Instant::now();
@@ -308,11 +308,12 @@ impl Worker<'_> {
     /// Searches the root to `depth` in a window around the previous score, widening on failure.
     fn aspiration(&mut self, position: &Position, depth: i32, previous: i32) -> i32 {
         let mut delta = 30;
-        let (mut alpha, mut beta) = if self.features.aspiration && depth >= 5 && previous.abs() < Score::MATE_BOUND {
-            (previous - delta, previous + delta)
-        } else {
-            (-Score::INFINITE, Score::INFINITE)
-        };
+        let (mut alpha, mut beta) =
+            if self.features.aspiration && depth >= 5 && previous.abs() < Score::MATE_BOUND {
+                (previous - delta, previous + delta)
+            } else {
+                (-Score::INFINITE, Score::INFINITE)
+            };
         loop {
             let score = self.negamax(position, depth, alpha, beta, 0);
             if self.stopped {

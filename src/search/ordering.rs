@@ -169,6 +169,9 @@ impl Stacks {
 
     /// The principal variation found from the root.
     pub fn root_pv(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]].iter().map_while(|m| *m).collect()
+        self.pv[0][..self.pv_len[0]]
+            .iter()
+            .map_while(|m| *m)
+            .collect()
     }
 }

@@ -65,19 +65,26 @@ impl Worker<'_> {
     /// thread only) the clock. Returns whether the search must unwind.
     #[inline]
     fn tick(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
         self.nodes += 1;
         if self.is_main {
             if self.nodes >= self.node_limit {
                 self.stopped = true;
             }
-            if self.nodes % CHECK_INTERVAL == 0
-                && (self.shared.stop.load(Ordering::Relaxed) || self.budget.hard_expired(self.started))
+            if self.nodes.is_multiple_of(CHECK_INTERVAL)
+                && (self.shared.stop.load(Ordering::Relaxed)
+                    || self.budget.hard_expired(self.started))
             {
                 self.stopped = true;
             }
-        } else if self.nodes % CHECK_INTERVAL == 0 {
-            self.shared.helper_nodes.fetch_add(CHECK_INTERVAL, Ordering::Relaxed);
-            if self.shared.stop.load(Ordering::Relaxed) || self.shared.abort.load(Ordering::Relaxed) {
+        } else if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.shared
+                .helper_nodes
+                .fetch_add(CHECK_INTERVAL, Ordering::Relaxed);
+            if self.shared.stop.load(Ordering::Relaxed) || self.shared.abort.load(Ordering::Relaxed)
+            {
                 self.stopped = true;
             }
         }
@@ -265,7 +272,15 @@ impl Worker<'_> {
             } else {
                 Bound::Upper
             };
-            self.tt.store(key, ply as i32, best_move, best_score, depth, bound, static_eval);
+            self.tt.store(
+                key,
+                ply as i32,
+                best_move,
+                best_score,
+                depth,
+                bound,
+                static_eval,
+            );
         }
         best_score
     }
@@ -273,7 +288,14 @@ impl Worker<'_> {
     /// Quiescence search: captures only, unless the side to move's king is attacked, in which
     /// case (for the first few plies) every move is tried, since standing pat would leave the
     /// king to be taken.
-    fn qsearch(&mut self, position: &Position, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
+    fn qsearch(
+        &mut self,
+        position: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: u32,
+    ) -> i32 {
         self.stacks.pv_len[ply] = ply;
         if self.tick() {
             return 0;
@@ -358,7 +380,15 @@ impl Worker<'_> {
             } else {
                 Bound::Upper
             };
-            self.tt.store(key, ply as i32, best_move, best_score, 0, bound, static_eval);
+            self.tt.store(
+                key,
+                ply as i32,
+                best_move,
+                best_score,
+                0,
+                bound,
+                static_eval,
+            );
         }
         best_score
     }
