@@ -8,7 +8,7 @@
 //! Each of PAIRS random openings (6 random plies from a start position, half on each board size)
 //! is played twice with colours swapped. A SPEC is a comma-separated list of:
 //! `nodes=N`, `movetime=MS`, `depth=D` (the limit per move), and feature switches
-//! `-tt -qs -evasions +ext -lmr -rfp +futility -asp`. Node-limited matches play two games at once
+//! `-tt -qs -evasions +ext -ext -lmr -rfp +futility -asp`. Node-limited matches play two games at once
 //! (rayon); timed ones play one at a time so the clocks are not shared.
 //!
 //! Prints W-L for A per board size and overall, the score and a rough Elo with a 95% interval
@@ -47,6 +47,7 @@ fn parse_spec(spec: &str) -> Config {
                 "-qs" => f.qsearch = false,
                 "-evasions" => f.qsearch_evasions = false,
                 "+ext" => f.danger_extension = true,
+                "-ext" => f.danger_extension = false,
                 "-lmr" => f.lmr = false,
                 "-rfp" => f.reverse_futility = false,
                 "+futility" => f.futility = true,

@@ -91,7 +91,7 @@ impl Default for Features {
             qsearch: true,
             qsearch_evasions: true,
             evasion_plies: 2,
-            danger_extension: false,
+            danger_extension: true,
             lmr: true,
             reverse_futility: true,
             futility: false,
