@@ -154,7 +154,7 @@ mod tests {
 
     #[test]
     fn an_extra_stack_is_better() {
-        let ahead = Position::from_lfen("8/r1r1r1r1r1r1r12/8/8/8/8/b1b1b1b1b1b1b1b1/8 b").unwrap();
+        let ahead = Position::from_lfen("8/r1r1r1r1r1r1r11/8/8/8/8/b1b1b1b1b1b1b1b1/8 b").unwrap();
         assert!(evaluate(&ahead) > 50);
         let attacked = Position::from_lfen("8/8/8/3R24/8/8/b1b1b1b1b1b1b1b1/8 b").unwrap();
         let trace = trace(&attacked);
