@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+use crate::bench;
 use crate::board::BoardSize;
 use crate::perft;
 use crate::position::Position;
@@ -44,6 +45,13 @@ enum Command {
     Match(Box<crate::matchplay::command::MatchArgs>),
     /// Print random openings (LFEN, one per line), optionally only roughly balanced ones.
     Openings(crate::matchplay::command::OpeningsArgs),
+    /// Search the fixed bench positions to DEPTH (one thread, small hash) and print the total
+    /// as `<N> nodes <M> nps`: the node count is the engine's signature.
+    Bench {
+        /// Depth of each search (default: bench::DEFAULT_DEPTH).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+    },
 }
 
 pub(crate) fn parse_size(text: &str) -> Result<usize, String> {
@@ -88,6 +96,12 @@ pub fn run() -> i32 {
         }
         Some(Command::Match(args)) => crate::matchplay::command::run_match(&args),
         Some(Command::Openings(args)) => crate::matchplay::command::run_openings(&args),
+        Some(Command::Bench { depth }) => {
+            let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
+            eprintln!("time {} ms", result.time_ms);
+            println!("{} nodes {} nps", result.nodes, result.nps);
+            0
+        }
     }
 }
 

@@ -1,16 +1,163 @@
-//! Static evaluation, from the side to move's point of view.
+//! Static evaluation, from the side to move's point of view, in centipawn-like units.
+//!
+//! Every term is computed for both sides from bulk bit-set operations (no per-move work) and
+//! reported by name through [`trace`]; [`evaluate`] is their sum. The terms and why they count:
+//!
+//! - `stacks`: each stack is a unit of force; a side out of stacks has lost, and every capture
+//!   removes one. The dominant term.
+//! - `heights`: a taller stack reaches farther and so threatens more, but tall stacks are also
+//!   slow to turn around and near the size limit can only bear off. A small table by height.
+//! - `king attackers`: enemy stacks that could land on the king with their next move. On the
+//!   enemy's turn that loses at once (the search sees it); on ours it still forces a reply.
+//! - `king escapes`: the king's own landing squares on the board: a king that cannot move is
+//!   easier to trap.
+//! - `crown margin`: how much taller the king is than the side's next tallest stack. A small
+//!   margin means another stack can take the crown by growing, which moves the king out of reach
+//!   of an attack; a large one pins the crown on one stack.
+//! - `mobility`: legal landings on the board (bear-offs excluded), the usual measure of freedom.
+//! - `stuck stacks`: stacks with no landing square on the board at all: their only move is the
+//!   bear-off, so they are dead weight (and a stuck king can never move without losing).
+//! - `tempo`: the side to move gets to act first.
+//!
+//! A side with no king yet (early in the game, or one that never had a uniquely tallest stack)
+//! simply scores no king terms: none of its stacks is critical.
 
+use crate::attacks;
+use crate::board::{Bitboard, Side, Square, STEPS};
 use crate::position::Position;
+
+/// Value of one stack.
+const STACK: i32 = 100;
+/// Bonus by stack height (index = height).
+const HEIGHT: [i32; 10] = [0, 0, 12, 20, 24, 24, 20, 14, 6, 0];
+/// Per enemy stack that can land on the king.
+const KING_ATTACKER: i32 = -50;
+/// Per landing square of the king on the board.
+const KING_ESCAPE: i32 = 4;
+/// Per level of the king's height margin over the next tallest stack (capped at 3).
+const CROWN_MARGIN: i32 = -6;
+/// Per on-board landing of any stack.
+const MOBILITY: i32 = 2;
+/// Per stack whose only move is its bear-off.
+const STUCK: i32 = -40;
+/// For the side to move.
+const TEMPO: i32 = 15;
+
+/// The names of the terms, in the order [`terms`] returns them.
+pub const TERM_NAMES: [&str; 8] = [
+    "stacks",
+    "heights",
+    "king attackers",
+    "king escapes",
+    "crown margin",
+    "mobility",
+    "stuck stacks",
+    "tempo",
+];
+
+/// Every term for one side (tempo excluded), in [`TERM_NAMES`] order.
+#[allow(clippy::needless_range_loop)] // heights and directions index several tables in step
+fn side_terms(position: &Position, side: Side) -> [i32; 8] {
+    let size = position.size();
+    let geometry = size.geometry();
+    let own = position.stacks(side);
+    let mut terms = [0; 8];
+    terms[0] = STACK * own.count() as i32;
+    let mut heights = 0;
+    let mut mobility = 0;
+    let mut stuck = 0;
+    for height in 1..=size.n() {
+        let stacks = position.stacks_of_height(side, height);
+        if stacks.is_empty() {
+            continue;
+        }
+        heights += HEIGHT[height] * stacks.count() as i32;
+        let mut movable = Bitboard::EMPTY;
+        for d in 0..8 {
+            let sources = stacks & geometry.sources[height][d];
+            movable |= sources;
+            mobility += (sources.shifted(STEPS[d] * height as i32) & !own).count() as i32;
+        }
+        stuck += (stacks & !movable).count() as i32;
+    }
+    terms[1] = heights;
+    terms[5] = MOBILITY * mobility;
+    terms[6] = STUCK * stuck;
+    if let Some(king) = position.king(side) {
+        terms[2] =
+            KING_ATTACKER * attacks::attackers(position, side.opponent(), king).count() as i32;
+        let height = position.height(king);
+        let mut escapes = 0;
+        for d in 0..8 {
+            if geometry.sources[height][d].contains(king) {
+                let to = (king.index() as i32 + STEPS[d] * height as i32) as usize;
+                if Square::from_index(to).is_some_and(|to| !own.contains(to)) {
+                    escapes += 1;
+                }
+            }
+        }
+        terms[3] = KING_ESCAPE * escapes;
+        let others = own & !king.bit();
+        let next = (1..=size.n())
+            .rev()
+            .find(|&h| (position.stacks_of_height(side, h) & others).any())
+            .unwrap_or(0);
+        terms[4] = CROWN_MARGIN * (height as i32 - next as i32).clamp(0, 3);
+    }
+    terms
+}
+
+/// The terms for the side to move (own minus enemy), in [`TERM_NAMES`] order.
+pub fn terms(position: &Position) -> [i32; 8] {
+    let us = position.side_to_move();
+    let ours = side_terms(position, us);
+    let theirs = side_terms(position, us.opponent());
+    let mut terms = [0; 8];
+    for i in 0..8 {
+        terms[i] = ours[i] - theirs[i];
+    }
+    terms[7] = TEMPO;
+    terms
+}
 
 /// The evaluation's terms, for the `eval` command: (name, score for the side to move).
 pub fn trace(position: &Position) -> Vec<(&'static str, i32)> {
-    let us = position.side_to_move();
-    let material =
-        100 * (position.stacks(us).count() as i32 - position.stacks(us.opponent()).count() as i32);
-    vec![("material", material)]
+    TERM_NAMES.iter().copied().zip(terms(position)).collect()
 }
 
-/// The static evaluation in centipawn-like units, positive when the side to move stands better.
+/// The static evaluation, positive when the side to move stands better.
 pub fn evaluate(position: &Position) -> i32 {
-    trace(position).iter().map(|(_, score)| score).sum()
+    terms(position).iter().sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::BoardSize;
+
+    #[test]
+    fn start_positions_are_level_but_for_tempo() {
+        for size in [BoardSize::Eight, BoardSize::Nine] {
+            let position = Position::start(size);
+            assert_eq!(evaluate(&position), TEMPO);
+            assert_eq!(trace(&position).len(), TERM_NAMES.len());
+        }
+    }
+
+    #[test]
+    fn evaluation_is_symmetric() {
+        // The same position seen from either side sums to two tempos.
+        let position = Position::from_lfen("8/5B11r2/2b13R41/8/8/r42r42b21/3b14/4b23 b").unwrap();
+        let mirrored = Position::from_lfen("8/5B11r2/2b13R41/8/8/r42r42b21/3b14/4b23 r").unwrap();
+        assert_eq!(evaluate(&position) + evaluate(&mirrored), 2 * TEMPO);
+    }
+
+    #[test]
+    fn an_extra_stack_is_better() {
+        let ahead = Position::from_lfen("8/r1r1r1r1r1r1r11/8/8/8/8/b1b1b1b1b1b1b1b1/8 b").unwrap();
+        assert!(evaluate(&ahead) > 50);
+        let attacked = Position::from_lfen("8/8/8/3R24/8/8/b1b1b1b1b1b1b1b1/8 b").unwrap();
+        let trace = trace(&attacked);
+        assert_eq!(trace[0], ("stacks", 700));
+    }
 }

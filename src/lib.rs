@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+pub mod attacks;
 pub mod bench;
 pub mod board;
 pub mod cli;
@@ -19,6 +20,8 @@ pub mod perft;
 pub mod position;
 pub mod score;
 pub mod search;
+pub mod time;
+pub mod tt;
 pub mod ugi;
 mod zobrist;
 

@@ -1,0 +1,109 @@
+//! Which stacks can land on a square next move, by table lookup.
+//!
+//! The search asks this at every node (can the side to move capture the enemy king? is its own
+//! king attacked?), so it must cost a handful of instructions. `movegen::attackers` answers by
+//! shifting the square back along eight directions for every height (72 shifts of a `u128`);
+//! here the origins are precomputed: `ORIGINS[size][h][square]` is every square from which a
+//! stack of height `h` lands on `square`, so the answer is one AND per height present.
+
+use crate::board::{Bitboard, BoardSize, Side, Square, DIRECTIONS, MAX_HEIGHT, SQUARES, STRIDE};
+use crate::position::Position;
+
+type Table = [[[Bitboard; SQUARES]; MAX_HEIGHT + 1]; 2];
+
+const fn build() -> Table {
+    let mut table = [[[Bitboard::EMPTY; SQUARES]; MAX_HEIGHT + 1]; 2];
+    let mut s = 0;
+    while s < 2 {
+        let n = if s == 0 { 8 } else { 9 };
+        let mut h = 1;
+        while h <= MAX_HEIGHT as i32 {
+            let mut rank = 0;
+            while rank < n {
+                let mut file = 0;
+                while file < n {
+                    let mut bits = 0u128;
+                    let mut d = 0;
+                    while d < 8 {
+                        // The origin lies h steps behind the target.
+                        let f = file - DIRECTIONS[d].0 * h;
+                        let r = rank - DIRECTIONS[d].1 * h;
+                        if f >= 0 && f < n && r >= 0 && r < n {
+                            bits |= 1u128 << (r * STRIDE as i32 + f);
+                        }
+                        d += 1;
+                    }
+                    table[s][h as usize][(rank * STRIDE as i32 + file) as usize] = Bitboard(bits);
+                    file += 1;
+                }
+                rank += 1;
+            }
+            h += 1;
+        }
+        s += 1;
+    }
+    table
+}
+
+static ORIGINS: Table = build();
+
+/// The squares from which a stack of height `height` lands on `square` (on a board of `size`).
+#[inline]
+pub fn origins(size: BoardSize, height: usize, square: Square) -> Bitboard {
+    ORIGINS[usize::from(size == BoardSize::Nine)][height][square.index()]
+}
+
+/// The stacks of `side` that could land on `square` with their next move (the same set as
+/// `movegen::attackers`).
+#[inline]
+#[allow(clippy::needless_range_loop)] // heights index two tables in step
+pub fn attackers(position: &Position, side: Side, square: Square) -> Bitboard {
+    let size = position.size();
+    let table = &ORIGINS[usize::from(size == BoardSize::Nine)];
+    let own = position.stacks(side);
+    let mut found = Bitboard::EMPTY;
+    // A stack as tall as the board can only bear off.
+    for height in 1..size.n() {
+        found |= table[height][square.index()] & position.stacks_of_height(side, height);
+    }
+    found & own
+}
+
+/// Whether any stack of `side` could land on `square` next move.
+#[inline]
+pub fn attacked(position: &Position, side: Side, square: Square) -> bool {
+    attackers(position, side, square).any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen;
+
+    #[test]
+    fn a_height_two_king_attacks_two_squares_north() {
+        let lfen = "r1r1r1r1r1r1r1r1r1/9/r11r1r1r1r1r1r1r1/2R26/9/2B26/b1b1b11b1b1b1b1b1/9/b1b1b1b1b1b1b1b1b1 b";
+        let position = Position::from_lfen(lfen).unwrap();
+        let c6 = Square::parse("c6").unwrap();
+        let c4 = Square::parse("c4").unwrap();
+        assert_eq!(attackers(&position, Side::Blue, c6), c4.bit());
+        assert_eq!(movegen::attackers(&position, Side::Blue, c6), c4.bit());
+    }
+
+    #[test]
+    fn agrees_with_movegen_on_bench_positions() {
+        for lfen in crate::bench::POSITIONS {
+            let position = Position::from_lfen(lfen).unwrap();
+            let board = position.size().geometry().board;
+            for square in board {
+                for side in Side::BOTH {
+                    assert_eq!(
+                        attackers(&position, side, square),
+                        movegen::attackers(&position, side, square),
+                        "{lfen} {square}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Move ordering: the per-thread tables that learn which moves cut off, and the scores that put
+//! the likeliest best move first.
+//!
+//! Order: the table move, king captures, other captures (most valuable victim — the tallest —
+//! first, then the least valuable attacker: a capturing stack drops to height 1, so a short one
+//! loses least), the two killer moves of the ply, then quiet moves by history. Bearing off one's
+//! own king loses at once and comes last.
+//!
+//! Every list lives in per-thread storage allocated once ([`Stacks`]), so a node allocates
+//! nothing.
+
+use crate::board::{Side, SQUARES};
+use crate::movegen::{MoveList, MAX_MOVES};
+use crate::moves::Move;
+use crate::position::Position;
+
+/// The deepest ply a search reaches (main search and quiescence together).
+pub const MAX_PLY: usize = 128;
+
+const TT_MOVE: i32 = 1 << 30;
+const KING_CAPTURE: i32 = 1 << 29;
+const CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 27;
+const OWN_KING_OFF: i32 = -(1 << 30);
+/// History scores stay within ±this (well below the killer score).
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// Landing index of a move for the history table: the square, or 81 for a bear-off.
+#[inline]
+fn landing(mv: Move) -> usize {
+    mv.to().map_or(SQUARES, |to| to.index())
+}
+
+/// Per-thread search memory: move lists and their scores by ply, killers, history and the
+/// principal variation. Allocated once per thread and kept between searches of a game.
+pub struct Stacks {
+    pub lists: Vec<MoveList>,
+    pub scores: Vec<[i32; MAX_MOVES]>,
+    pub killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// `history[side][from * 82 + landing]`: how often the quiet move cut off, aged by gravity.
+    history: Vec<i32>,
+    /// Triangular principal-variation table: `pv[ply][ply..pv_len[ply]]`.
+    pub pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pub pv_len: [usize; MAX_PLY + 1],
+}
+
+impl Default for Stacks {
+    fn default() -> Self {
+        Stacks::new()
+    }
+}
+
+impl Stacks {
+    pub fn new() -> Stacks {
+        Stacks {
+            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            scores: vec![[0; MAX_MOVES]; MAX_PLY + 1],
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * SQUARES * (SQUARES + 1)],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+        }
+    }
+
+    /// Forgets what was learned (a new game).
+    pub fn clear(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 1];
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    #[inline]
+    fn history_index(side: Side, mv: Move) -> usize {
+        (side.index() * SQUARES + mv.from().index()) * (SQUARES + 1) + landing(mv)
+    }
+
+    #[inline]
+    pub fn history(&self, side: Side, mv: Move) -> i32 {
+        self.history[Stacks::history_index(side, mv)]
+    }
+
+    /// Moves a history score towards +-HISTORY_MAX by `bonus`, the more slowly the closer it
+    /// is ("gravity"), so old lessons fade and scores stay bounded.
+    #[inline]
+    pub fn update_history(&mut self, side: Side, mv: Move, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let entry = &mut self.history[Stacks::history_index(side, mv)];
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Records a quiet move that cut off at `ply`.
+    #[inline]
+    pub fn add_killer(&mut self, ply: usize, mv: Move) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+    }
+
+    /// Scores the moves of `lists[ply]` into `scores[ply]` for [`Stacks::pick`].
+    pub fn score_moves(&mut self, position: &Position, ply: usize, tt_move: Option<Move>) {
+        let us = position.side_to_move();
+        let enemy_king = position.king(us.opponent());
+        let own_king = position.king(us);
+        let killers = self.killers[ply];
+        let count = self.lists[ply].len();
+        for i in 0..count {
+            let mv = self.lists[ply][i];
+            let score = if Some(mv) == tt_move {
+                TT_MOVE
+            } else if let (true, Some(to)) = (mv.is_capture(), mv.to()) {
+                if Some(to) == enemy_king {
+                    KING_CAPTURE
+                } else {
+                    CAPTURE + 16 * position.height(to) as i32 - position.height(mv.from()) as i32
+                }
+            } else if mv.is_bear_off() && Some(mv.from()) == own_king {
+                OWN_KING_OFF
+            } else if killers[0] == Some(mv) {
+                KILLER
+            } else if killers[1] == Some(mv) {
+                KILLER - 1
+            } else {
+                self.history(us, mv)
+            };
+            self.scores[ply][i] = score;
+        }
+    }
+
+    /// Brings the best-scored move of `index..` to `index` and returns it (selection sort, one
+    /// step at a time: most nodes cut off after a few moves).
+    #[inline]
+    pub fn pick(&mut self, ply: usize, index: usize) -> Move {
+        let count = self.lists[ply].len();
+        let scores = &mut self.scores[ply];
+        let mut best = index;
+        for i in index + 1..count {
+            if scores[i] > scores[best] {
+                best = i;
+            }
+        }
+        scores.swap(index, best);
+        self.lists[ply].swap(index, best);
+        self.lists[ply][index]
+    }
+
+    /// Whether the move at `index` of `ply` was scored as a killer.
+    #[inline]
+    pub fn is_killer(&self, ply: usize, mv: Move) -> bool {
+        self.killers[ply].contains(&Some(mv))
+    }
+
+    /// Sets the principal variation of `ply` to `mv` followed by the one of `ply + 1`.
+    #[inline]
+    pub fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = Some(mv);
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        let (upper, lower) = self.pv.split_at_mut(ply + 1);
+        upper[ply][ply + 1..child_len].copy_from_slice(&lower[0][ply + 1..child_len]);
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Sets the principal variation of `ply` to `mv` alone (a move that ends the game).
+    #[inline]
+    pub fn update_pv_leaf(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = Some(mv);
+        self.pv_len[ply] = ply + 1;
+    }
+
+    /// The principal variation found from the root.
+    pub fn root_pv(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]]
+            .iter()
+            .map_while(|m| *m)
+            .collect()
+    }
+}

@@ -1,0 +1,395 @@
+//! One search thread: principal variation search with a transposition table, quiescence on
+//! captures and king threats, and the measured reductions.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::ordering::{Stacks, MAX_PLY};
+use super::Features;
+use crate::attacks;
+use crate::board::Side;
+use crate::eval;
+use crate::movegen::{self, Kind};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::score::Score;
+use crate::time::{TimeBudget, CHECK_INTERVAL};
+use crate::tt::{Bound, TranspositionTable};
+
+const INF: i32 = Score::INFINITE;
+
+/// What every thread of one search shares.
+pub struct Shared<'a> {
+    /// The caller's stop flag (`stop`, `quit`).
+    pub stop: &'a AtomicBool,
+    /// Set by the main thread when it is done, to end the helpers.
+    pub abort: AtomicBool,
+    /// Nodes counted by the helper threads, flushed every [`CHECK_INTERVAL`] nodes.
+    pub helper_nodes: AtomicU64,
+}
+
+/// The state of one thread during one search.
+pub struct Worker<'a> {
+    pub stacks: &'a mut Stacks,
+    pub tt: &'a TranspositionTable,
+    pub shared: &'a Shared<'a>,
+    pub features: Features,
+    pub is_main: bool,
+    pub nodes: u64,
+    /// Main thread only: total node budget (exact with one thread).
+    pub node_limit: u64,
+    pub budget: TimeBudget,
+    pub started: Instant,
+    pub stopped: bool,
+    pub seldepth: usize,
+}
+
+/// The score of a finished game for the side to move at `ply`.
+#[inline]
+fn result_score(winner: Side, to_move: Side, ply: usize) -> i32 {
+    if winner == to_move {
+        Score::win_in(ply as i32).0
+    } else {
+        Score::loss_in(ply as i32).0
+    }
+}
+
+/// Late-move reduction in plies for a quiet move, by depth and move number.
+fn reduction(depth: i32, moves_searched: usize) -> i32 {
+    let r = 0.5 + (depth as f32).ln() * (moves_searched as f32).ln() / 2.5;
+    r as i32
+}
+
+impl Worker<'_> {
+    /// Counts a node and, every [`CHECK_INTERVAL`] nodes, looks at the stop flag and (main
+    /// thread only) the clock. Returns whether the search must unwind.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        self.nodes += 1;
+        if self.is_main {
+            if self.nodes >= self.node_limit {
+                self.stopped = true;
+            }
+            if self.nodes.is_multiple_of(CHECK_INTERVAL)
+                && (self.shared.stop.load(Ordering::Relaxed)
+                    || self.budget.hard_expired(self.started))
+            {
+                self.stopped = true;
+            }
+        } else if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.shared
+                .helper_nodes
+                .fetch_add(CHECK_INTERVAL, Ordering::Relaxed);
+            if self.shared.stop.load(Ordering::Relaxed) || self.shared.abort.load(Ordering::Relaxed)
+            {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// If the side to move can capture the enemy king, the capture.
+    #[inline]
+    fn king_capture(position: &Position) -> Option<Move> {
+        let us = position.side_to_move();
+        let king = position.king(us.opponent())?;
+        let from = attacks::attackers(position, us, king).first()?;
+        Some(Move::new(from, king, true))
+    }
+
+    /// Whether the enemy could capture the king of the side to move with its next move.
+    #[inline]
+    fn in_danger(position: &Position) -> bool {
+        let us = position.side_to_move();
+        position
+            .king(us)
+            .is_some_and(|king| attacks::attacked(position, us.opponent(), king))
+    }
+
+    /// Negamax principal variation search of `position` to `depth` plies, `ply` from the root.
+    pub fn negamax(
+        &mut self,
+        position: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.stacks.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.qsearch(position, alpha, beta, ply, 0);
+        }
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = position.side_to_move();
+        if let Some(winner) = position.winner() {
+            return result_score(winner, us, ply);
+        }
+        if let Some(capture) = Worker::king_capture(position) {
+            self.stacks.update_pv_leaf(ply, capture);
+            return Score::win_in(ply as i32 + 1).0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return eval::evaluate(position);
+        }
+        let pv_node = beta - alpha > 1;
+        if ply > 0 {
+            // No result here can beat a win next move or lose faster than on this move.
+            alpha = alpha.max(Score::loss_in(ply as i32).0);
+            beta = beta.min(Score::win_in(ply as i32 + 1).0);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = position.key();
+        let entry = if self.features.tt {
+            self.tt.probe(key, ply as i32)
+        } else {
+            None
+        };
+        if let Some(entry) = entry {
+            if !pv_node && entry.depth >= depth {
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => entry.score >= beta,
+                    Bound::Upper => entry.score <= alpha,
+                };
+                if cut {
+                    return entry.score;
+                }
+            }
+        }
+        let tt_move = entry.and_then(|e| e.best_move);
+        let in_danger = Worker::in_danger(position);
+        let static_eval = match entry {
+            Some(entry) => entry.eval,
+            None => eval::evaluate(position),
+        };
+        if in_danger && self.features.danger_extension {
+            depth += 1;
+        }
+
+        // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
+        if self.features.reverse_futility
+            && !pv_node
+            && !in_danger
+            && depth <= 4
+            && beta.abs() < Score::MATE_BOUND
+            && static_eval - 90 * depth >= beta
+        {
+            return static_eval;
+        }
+
+        self.stacks.lists[ply].clear();
+        movegen::generate_kind(position, Kind::All, &mut self.stacks.lists[ply]);
+        let count = self.stacks.lists[ply].len();
+        if count == 0 {
+            // Only a side without stacks has no move, and `winner` caught that.
+            return Score::loss_in(ply as i32).0;
+        }
+        self.stacks.score_moves(position, ply, tt_move);
+
+        let original_alpha = alpha;
+        let mut best_score = -INF;
+        let mut best_move = None;
+        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        for index in 0..count {
+            let mv = self.stacks.pick(ply, index);
+            let quiet = !mv.is_capture();
+            if self.features.futility
+                && !pv_node
+                && !in_danger
+                && depth <= 2
+                && index > 0
+                && quiet
+                && best_score > -Score::MATE_BOUND
+                && static_eval + 120 * depth <= alpha
+            {
+                continue;
+            }
+            let child = position.play(mv);
+            let mut score;
+            if index == 0 {
+                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            } else {
+                let mut r = 0;
+                if self.features.lmr
+                    && depth >= 3
+                    && index >= 2
+                    && quiet
+                    && !in_danger
+                    && !self.stacks.is_killer(ply, mv)
+                {
+                    r = reduction(depth, index) - i32::from(pv_node);
+                    r = r.clamp(0, depth - 2);
+                }
+                score = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+                if r > 0 && score > alpha {
+                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                }
+            }
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    self.stacks.update_pv(ply, mv);
+                    if alpha >= beta {
+                        if quiet {
+                            let bonus = depth * depth;
+                            self.stacks.add_killer(ply, mv);
+                            self.stacks.update_history(us, mv, bonus);
+                            for &tried in &quiets_tried {
+                                self.stacks.update_history(us, tried, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && !quiets_tried.is_full() {
+                quiets_tried.push(mv);
+            }
+        }
+
+        if self.features.tt {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if alpha > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                ply as i32,
+                best_move,
+                best_score,
+                depth,
+                bound,
+                static_eval,
+            );
+        }
+        best_score
+    }
+
+    /// Quiescence search: captures only, unless the side to move's king is attacked, in which
+    /// case (for the first few plies) every move is tried, since standing pat would leave the
+    /// king to be taken.
+    fn qsearch(
+        &mut self,
+        position: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: u32,
+    ) -> i32 {
+        self.stacks.pv_len[ply] = ply;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = position.side_to_move();
+        if let Some(winner) = position.winner() {
+            return result_score(winner, us, ply);
+        }
+        if let Some(capture) = Worker::king_capture(position) {
+            self.stacks.update_pv_leaf(ply, capture);
+            return Score::win_in(ply as i32 + 1).0;
+        }
+        if ply >= MAX_PLY - 1 || !self.features.qsearch {
+            return eval::evaluate(position);
+        }
+        let key = position.key();
+        let entry = if self.features.tt {
+            self.tt.probe(key, ply as i32)
+        } else {
+            None
+        };
+        if let Some(entry) = entry {
+            let cut = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => entry.score >= beta,
+                Bound::Upper => entry.score <= alpha,
+            };
+            if cut {
+                return entry.score;
+            }
+        }
+        let static_eval = match entry {
+            Some(entry) => entry.eval,
+            None => eval::evaluate(position),
+        };
+        let evasions = self.features.qsearch_evasions
+            && qdepth < self.features.evasion_plies
+            && Worker::in_danger(position);
+        let original_alpha = alpha;
+        let mut best_score = -INF;
+        if !evasions {
+            best_score = static_eval;
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+        self.stacks.lists[ply].clear();
+        let kind = if evasions { Kind::All } else { Kind::Captures };
+        movegen::generate_kind(position, kind, &mut self.stacks.lists[ply]);
+        let count = self.stacks.lists[ply].len();
+        self.stacks.score_moves(position, ply, None);
+        let mut best_move = None;
+        for index in 0..count {
+            let mv = self.stacks.pick(ply, index);
+            let child = position.play(mv);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qdepth + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    self.stacks.update_pv(ply, mv);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if count == 0 && evasions {
+            return Score::loss_in(ply as i32).0;
+        }
+        if self.features.tt {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if alpha > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                ply as i32,
+                best_move,
+                best_score,
+                0,
+                bound,
+                static_eval,
+            );
+        }
+        best_score
+    }
+}

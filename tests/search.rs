@@ -1,0 +1,240 @@
+//! The search's observable behaviour: proven results in hand-made positions, determinism,
+//! limits, and legality with several threads.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use lielow::attacks;
+use lielow::bench;
+use lielow::limits::{Clock, Limits};
+use lielow::score::Score;
+use lielow::search::{Info, SearchResult, Searcher};
+use lielow::{BoardSize, Position};
+
+fn position(lfen: &str) -> Position {
+    Position::from_lfen(lfen).expect("test positions are valid")
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn search_with(
+    searcher: &mut Searcher,
+    position: &Position,
+    limits: &Limits,
+) -> (SearchResult, Vec<Info>) {
+    let stop = AtomicBool::new(false);
+    let mut infos = Vec::new();
+    let result = searcher.search(position, limits, &stop, &mut |info| {
+        infos.push(info.clone())
+    });
+    (result, infos)
+}
+
+fn search(position: &Position, limits: &Limits) -> (SearchResult, Vec<Info>) {
+    search_with(&mut Searcher::new(), position, limits)
+}
+
+/// Whether the side to move can capture the enemy king at once.
+fn can_capture_king(position: &Position) -> bool {
+    let us = position.side_to_move();
+    position
+        .king(us.opponent())
+        .is_some_and(|king| attacks::attacked(position, us, king))
+}
+
+#[test]
+fn king_capture_in_one_is_played_and_reported_as_mate_1() {
+    let start = position("8/r1r1r15/8/3R24/8/3B24/b1b1b15/8 b");
+    for d in [1, 4, 8] {
+        let (result, infos) = search(&start, &depth(d));
+        assert_eq!(result.best_move.unwrap().to_string(), "d3xd5");
+        assert_eq!(result.score, Score::win_in(1));
+        assert_eq!(result.score.to_string(), "mate 1");
+        assert_eq!(infos.last().unwrap().score.to_string(), "mate 1");
+        assert_eq!(infos.last().unwrap().pv[0].to_string(), "d3xd5");
+    }
+    // Even a search stopped before it starts plays the capture.
+    let stop = AtomicBool::new(true);
+    let result = Searcher::new().search(&start, &Limits::default(), &stop, &mut |_| {});
+    assert_eq!(result.best_move.unwrap().to_string(), "d3xd5");
+}
+
+#[test]
+fn forced_king_capture_in_three_plies_is_mate_2() {
+    // Red's lone king on a8 has no safe square once Blue makes a quiet move; bearing off
+    // loses faster, so Red's best defence loses on ply 3.
+    let start = position("R11b15/8/b17/8/8/8/8/7b1 b");
+    let (result, infos) = search(&start, &depth(6));
+    assert_eq!(result.score, Score::win_in(3), "{infos:?}");
+    assert_eq!(result.score.to_string(), "mate 2");
+    let after = start.play(result.best_move.unwrap());
+    assert!(!after.is_game_over());
+    for reply in after.legal_moves() {
+        let next = after.play(reply);
+        assert!(
+            next.is_game_over() || can_capture_king(&next),
+            "{reply} escapes"
+        );
+    }
+}
+
+#[test]
+fn a_two_ply_king_loss_is_avoided() {
+    // Red's d5 stack attacks Blue's king on d4: most Blue moves lose the king next ply.
+    let start = position("7R2/8/8/3r14/3B24/8/b1b1b15/8 b");
+    for d in [1, 2, 5] {
+        let (result, _) = search(&start, &depth(d));
+        let after = start.play(result.best_move.unwrap());
+        assert!(
+            !can_capture_king(&after),
+            "depth {d}: {} loses the king",
+            result.best_move.unwrap()
+        );
+        assert!(result.score > Score::loss_in(2), "depth {d}");
+    }
+}
+
+#[test]
+fn own_king_is_borne_off_only_when_it_is_the_only_move() {
+    // The only Blue stack is its king: bearing it off is forced, and a loss on this move.
+    let forced = position("9/9/9/9/4B54/9/9/9/r1r1r1r1R2r1r1r1r1 b");
+    let (result, _) = search(&forced, &depth(3));
+    assert_eq!(result.best_move.unwrap().to_string(), "e5-off");
+    assert_eq!(result.score, Score::loss_in(1));
+    assert_eq!(result.score.to_string(), "mate -1");
+    // A king on the edge with other moves available never bears off.
+    let edge = position("4R23/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/B27 b");
+    for d in [1, 3, 6] {
+        let (result, _) = search(&edge, &depth(d));
+        assert_ne!(result.best_move.unwrap().to_string(), "a1-off");
+    }
+}
+
+#[test]
+fn faster_wins_are_preferred() {
+    // Blue can capture the king at once; a deeper search must not prefer a slower win.
+    let start = position("8/r1r1r15/8/3R24/8/3B24/b1b1b15/8 b");
+    let (result, _) = search(&start, &depth(7));
+    assert_eq!(result.score, Score::win_in(1));
+    assert!(Score::win_in(1) > Score::win_in(3) && Score::loss_in(4) > Score::loss_in(2));
+}
+
+#[test]
+fn node_limited_searches_repeat_exactly_after_new_game() {
+    for size in [BoardSize::Eight, BoardSize::Nine] {
+        let start = Position::start(size);
+        let limits = Limits {
+            nodes: Some(30_000),
+            ..Limits::default()
+        };
+        let mut searcher = Searcher::new();
+        let (first, first_infos) = search_with(&mut searcher, &start, &limits);
+        // Searching again without new_game may differ (the table is warm); after it, not.
+        let _ = search_with(&mut searcher, &start, &limits);
+        searcher.new_game();
+        let (second, second_infos) = search_with(&mut searcher, &start, &limits);
+        assert_eq!(first, second);
+        assert_eq!(
+            first.nodes, 30_000,
+            "the node limit is exact with one thread"
+        );
+        let strip = |infos: &[Info]| {
+            infos
+                .iter()
+                .map(|i| (i.depth, i.score, i.nodes, i.pv.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strip(&first_infos), strip(&second_infos));
+        // Depth-limited too.
+        searcher.new_game();
+        let (a, _) = search_with(&mut searcher, &start, &depth(5));
+        searcher.new_game();
+        let (b, _) = search_with(&mut searcher, &start, &depth(5));
+        assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn bench_signature_is_stable() {
+    let first = bench::run(3);
+    let second = bench::run(3);
+    assert_eq!(first.nodes, second.nodes);
+    assert!(first.nodes > 1000);
+}
+
+#[test]
+fn several_threads_play_legal_moves_to_the_end_of_games() {
+    for size in [BoardSize::Eight, BoardSize::Nine] {
+        let mut searcher = Searcher::new();
+        searcher.set_threads(3).unwrap();
+        searcher.set_hash_mb(2).unwrap();
+        let mut game = Position::start(size);
+        let mut plies = 0;
+        while !game.is_game_over() && plies < 200 {
+            let limits = Limits {
+                nodes: Some(3_000),
+                ..Limits::default()
+            };
+            let (result, _) = search_with(&mut searcher, &game, &limits);
+            let mv = result.best_move.expect("a position in play has a move");
+            game = game.try_play(mv).expect("the search plays legal moves");
+            plies += 1;
+        }
+        assert!(game.is_game_over(), "{size}: games are finite");
+        let (over, _) = search_with(&mut searcher, &game, &depth(3));
+        assert_eq!(over.best_move, None);
+    }
+}
+
+#[test]
+fn stop_and_time_limits_are_obeyed() {
+    let start = Position::start(BoardSize::Nine);
+    // `go infinite` ends with `stop`, promptly.
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let result = std::thread::scope(|scope| {
+        let handle = scope.spawn(|| {
+            Searcher::new().search(
+                &start,
+                &Limits {
+                    infinite: true,
+                    ..Limits::default()
+                },
+                &stop,
+                &mut |_| {},
+            )
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        stop.store(true, Ordering::Relaxed);
+        handle.join().unwrap()
+    });
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert!(start.legal_moves().contains(&result.best_move.unwrap()));
+    // A clock with almost nothing left still gets a legal move, quickly.
+    let limits = Limits {
+        clock: Some(Clock {
+            time: [60, 60],
+            increment: [0, 0],
+        }),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    let (result, _) = search(&start, &limits);
+    assert!(started.elapsed() < Duration::from_millis(500));
+    assert!(start.legal_moves().contains(&result.best_move.unwrap()));
+}
+
+#[test]
+fn options_reject_bad_values() {
+    let mut searcher = Searcher::new();
+    assert!(searcher.set_hash_mb(0).is_err());
+    assert!(searcher.set_threads(0).is_err());
+    assert!(searcher.set_threads(100_000).is_err());
+    assert!(searcher.set_hash_mb(4).is_ok());
+    assert!(searcher.set_threads(2).is_ok());
+}
