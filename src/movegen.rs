@@ -7,7 +7,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::board::{Bitboard, Geometry, Side, Square, STEPS};
+use crate::board::{Geometry, Square, STEPS};
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -114,24 +114,4 @@ fn count_height<const H: usize>(stacks: u128, own: u128, geometry: &Geometry) ->
         total += (((stacks & sources[d].0) >> shift) & !own).count_ones();
     }
     total
-}
-
-/// The stacks of `side` that could land on `square` with their next move (whoever is to move):
-/// the threats to a king standing there.
-pub fn attackers(position: &Position, side: Side, square: Square) -> Bitboard {
-    let geometry = position.size().geometry();
-    let mut found = Bitboard::EMPTY;
-    let target = square.bit();
-    for height in 1..position.size().n() {
-        let stacks = position.stacks_of_height(side, height);
-        if stacks.is_empty() {
-            continue;
-        }
-        for (step, sources) in STEPS.iter().zip(&geometry.sources[height]) {
-            // A stack lands on `square` moving in this direction iff it stands h steps behind it.
-            let origin = target.shifted(-step * height as i32) & *sources;
-            found |= origin & stacks;
-        }
-    }
-    found
 }
