@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::board::{Bitboard, BoardSize, Side, Square, MAX_HEIGHT, SQUARES};
+use crate::board::{Bitboard, BoardSize, Side, Square, MAX_HEIGHT};
 use crate::movegen::{self, MoveList};
 use crate::moves::{Move, MoveText};
 use crate::zobrist;
@@ -18,8 +18,6 @@ pub struct Position {
     by_height: [Bitboard; MAX_HEIGHT + 1],
     /// Every stack of each side.
     occupied: [Bitboard; 2],
-    /// Height of the stack on each square, 0 where empty: the owner is read from `occupied`.
-    heights: [u8; SQUARES],
     /// `stack_count[side][h]`: how many stacks of height `h` the side has.
     stack_count: [[u8; MAX_HEIGHT + 1]; 2],
     /// Bit `h` set when the side has a stack of height `h`: lets move counting visit only the
@@ -73,7 +71,6 @@ impl Position {
         let mut position = Position {
             by_height: [Bitboard::EMPTY; MAX_HEIGHT + 1],
             occupied: [Bitboard::EMPTY; 2],
-            heights: [0; SQUARES],
             stack_count: [[0; MAX_HEIGHT + 1]; 2],
             height_set: [0; 2],
             key: 0,
@@ -131,7 +128,29 @@ impl Position {
     /// Height of the stack on `square`, 0 if the square is empty.
     #[inline]
     pub fn height(&self, square: Square) -> usize {
-        self.heights[square.index()] as usize
+        let bit = square.bit();
+        if (self.occupied[0] & bit).any() {
+            self.height_of(Side::Blue, bit)
+        } else if (self.occupied[1] & bit).any() {
+            self.height_of(Side::Red, bit)
+        } else {
+            0
+        }
+    }
+
+    /// Height of `side`'s stack on the square `bit`, found among the heights `side` has (no
+    /// per-square table: leaving it out keeps `Position` small enough to copy inline).
+    #[inline]
+    fn height_of(&self, side: Side, bit: Bitboard) -> usize {
+        let mut heights = self.height_set[side.index()];
+        while heights != 0 {
+            let height = heights.trailing_zeros() as usize;
+            if (self.by_height[height] & bit).any() {
+                return height;
+            }
+            heights &= heights - 1;
+        }
+        0
     }
 
     /// The owner and height of the stack on `square`.
@@ -246,7 +265,7 @@ impl Position {
         let us = self.side_to_move;
         let them = us.opponent();
         let from = mv.from();
-        let height = self.height(from);
+        let height = self.height_of(us, from.bit());
         debug_assert!(
             height > 0 && self.occupied[us.index()].contains(from),
             "{mv} moves no stack of the mover"
@@ -266,7 +285,7 @@ impl Position {
             return;
         };
 
-        let captured = self.height(to);
+        let captured = self.height_of(them, to.bit());
         let new_height = if captured > 0 {
             self.remove(them, captured, to);
             1
@@ -347,7 +366,6 @@ impl Position {
         let bit = square.bit();
         self.occupied[side.index()] |= bit;
         self.by_height[height] |= bit;
-        self.heights[square.index()] = height as u8;
         self.stack_count[side.index()][height] += 1;
         self.height_set[side.index()] |= 1 << height;
         self.key ^= zobrist::stack(side, height, square);
@@ -358,7 +376,6 @@ impl Position {
         let bit = square.bit();
         self.occupied[side.index()] ^= bit;
         self.by_height[height] ^= bit;
-        self.heights[square.index()] = 0;
         let count = &mut self.stack_count[side.index()][height];
         *count -= 1;
         if *count == 0 {
