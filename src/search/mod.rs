@@ -202,6 +202,7 @@ impl Searcher {
             started,
             stopped: false,
             seldepth: 0,
+            root_move: None,
         };
         let result = std::thread::scope(|scope| {
             for (index, stacks) in helper_stacks.iter_mut().enumerate() {
@@ -269,11 +270,20 @@ impl Worker<'_> {
             self.seldepth = 0;
             let score = self.aspiration(position, depth as i32, previous);
             if self.stopped {
+                // A root move of the unfinished iteration is only in the principal variation
+                // once its whole subtree was searched and beat every move tried before it, the
+                // last best move first: it is at least as good a choice as that one.
+                if let Some(&best) = self.stacks.root_pv().first() {
+                    if result.depth > 0 {
+                        result.best_move = Some(best);
+                    }
+                }
                 break;
             }
             previous = score;
             let pv = self.stacks.root_pv();
             let Some(&best) = pv.first() else { break };
+            self.root_move = Some(best);
             result = SearchResult {
                 best_move: Some(best),
                 score: Score(score),

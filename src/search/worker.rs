@@ -42,6 +42,9 @@ pub struct Worker<'a> {
     pub started: Instant,
     pub stopped: bool,
     pub seldepth: usize,
+    /// The best move of the last finished iteration: searched first at the root whatever the
+    /// table holds, so an unfinished iteration's best move is never worse than it.
+    pub root_move: Option<Move>,
 }
 
 /// The score of a finished game for the side to move at `ply`.
@@ -165,7 +168,11 @@ impl Worker<'_> {
                 }
             }
         }
-        let tt_move = entry.and_then(|e| e.best_move);
+        let tt_move = if ply == 0 && self.root_move.is_some() {
+            self.root_move
+        } else {
+            entry.and_then(|e| e.best_move)
+        };
         let in_danger = Worker::in_danger(position);
         let static_eval = match entry {
             Some(entry) => entry.eval,
