@@ -92,6 +92,10 @@ pub struct Features {
     pub futility: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
+    /// Null-move pruning: when passing still fails high at a reduced depth, so does the node.
+    pub null_move: bool,
+    /// Late move pruning: near the leaves, skip the quiet moves ordered after the first few.
+    pub late_move_pruning: bool,
 }
 
 impl Default for Features {
@@ -106,6 +110,8 @@ impl Default for Features {
             reverse_futility: true,
             futility: false,
             aspiration: true,
+            null_move: true,
+            late_move_pruning: true,
         }
     }
 }
@@ -203,6 +209,7 @@ impl Searcher {
             stopped: false,
             seldepth: 0,
             root_move: None,
+            null_plies: [false; MAX_PLY + 1],
         };
         let result = std::thread::scope(|scope| {
             for (index, stacks) in helper_stacks.iter_mut().enumerate() {

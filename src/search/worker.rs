@@ -45,6 +45,8 @@ pub struct Worker<'a> {
     /// The best move of the last finished iteration: searched first at the root whatever the
     /// table holds, so an unfinished iteration's best move is never worse than it.
     pub root_move: Option<Move>,
+    /// `null_plies[ply]`: the move played at `ply` was a null move (no two in a row).
+    pub null_plies: [bool; MAX_PLY + 1],
 }
 
 /// The score of a finished game for the side to move at `ply`.
@@ -61,6 +63,16 @@ fn result_score(winner: Side, to_move: Side, ply: usize) -> i32 {
 fn reduction(depth: i32, moves_searched: usize) -> i32 {
     let r = 0.5 + (depth as f32).ln() * (moves_searched as f32).ln() / 2.5;
     r as i32
+}
+
+/// The fewest stacks the side to move must have for null-move pruning (below, zugzwang gets
+/// likelier).
+const NULL_MOVE_MIN_STACKS: u32 = 4;
+
+/// How many moves are searched at `depth` (1 to 3) before late move pruning skips quiet ones.
+#[inline]
+fn late_move_count(depth: i32) -> usize {
+    (4 + 2 * depth * depth) as usize
 }
 
 impl Worker<'_> {
@@ -193,6 +205,36 @@ impl Worker<'_> {
             return static_eval;
         }
 
+        // Null move: if passing still leaves the side to move above beta after a reduced search,
+        // a real move would too. The rules forbid passing, so a position where every move hurts
+        // (zugzwang) would fool it: such positions need few stacks, so a side with few is left
+        // alone, as is a king under attack (passing would lose it).
+        if self.features.null_move
+            && !pv_node
+            && !in_danger
+            && depth >= 3
+            && ply > 0
+            && !self.null_plies[ply - 1]
+            && beta.abs() < Score::MATE_BOUND
+            && static_eval >= beta
+            && position.stacks(us).count() >= NULL_MOVE_MIN_STACKS
+        {
+            let r = 3 + depth / 4;
+            self.null_plies[ply] = true;
+            let score = -self.negamax(&position.pass(), depth - 1 - r, -beta, -beta + 1, ply + 1);
+            self.null_plies[ply] = false;
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                return if score >= Score::MATE_BOUND {
+                    beta
+                } else {
+                    score
+                };
+            }
+        }
+
         self.stacks.lists[ply].clear();
         movegen::generate_kind(position, Kind::All, &mut self.stacks.lists[ply]);
         let count = self.stacks.lists[ply].len();
@@ -209,6 +251,16 @@ impl Worker<'_> {
         for index in 0..count {
             let mv = self.stacks.pick(ply, index);
             let quiet = !mv.is_capture();
+            if self.features.late_move_pruning
+                && !pv_node
+                && !in_danger
+                && depth <= 3
+                && quiet
+                && index >= late_move_count(depth)
+                && best_score > -Score::MATE_BOUND
+            {
+                continue;
+            }
             if self.features.futility
                 && !pv_node
                 && !in_danger
