@@ -61,9 +61,12 @@ fn result_score(winner: Side, to_move: Side, ply: usize) -> i32 {
 
 /// Late-move reduction in plies for a quiet move, by depth and move number.
 fn reduction(depth: i32, moves_searched: usize) -> i32 {
-    let r = 0.5 + (depth as f32).ln() * (moves_searched as f32).ln() / 2.5;
+    let r = 0.8 + (depth as f32).ln() * (moves_searched as f32).ln() / 2.0;
     r as i32
 }
+
+/// History points worth one ply less (or more) of late-move reduction.
+const LMR_HISTORY_DIVISOR: i32 = 6000;
 
 /// The fewest stacks the side to move must have for null-move pruning (below, zugzwang gets
 /// likelier).
@@ -285,7 +288,10 @@ impl Worker<'_> {
                     && !in_danger
                     && !self.stacks.is_killer(ply, mv)
                 {
-                    r = reduction(depth, index) - i32::from(pv_node);
+                    // Moves with a good history reduce less, with a bad one more.
+                    r = reduction(depth, index)
+                        - i32::from(pv_node)
+                        - self.stacks.history(us, mv) / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, depth - 2);
                 }
                 score = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
