@@ -96,6 +96,8 @@ pub struct Features {
     pub null_move: bool,
     /// Late move pruning: near the leaves, skip the quiet moves ordered after the first few.
     pub late_move_pruning: bool,
+    /// Internal iterative reduction: one ply less where the table has no move.
+    pub iir: bool,
 }
 
 impl Default for Features {
@@ -112,6 +114,7 @@ impl Default for Features {
             aspiration: true,
             null_move: true,
             late_move_pruning: true,
+            iir: true,
         }
     }
 }

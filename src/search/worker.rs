@@ -196,6 +196,11 @@ impl Worker<'_> {
         if in_danger && self.features.danger_extension {
             depth += 1;
         }
+        // Internal iterative reduction: with no table move the ordering is a guess, and a
+        // shallower search both costs less and leaves a move for the next visit.
+        if self.features.iir && depth >= 4 && tt_move.is_none() {
+            depth -= 1;
+        }
 
         // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
         if self.features.reverse_futility
