@@ -207,6 +207,16 @@ impl Position {
         child
     }
 
+    /// The same position with the other side to move: a "null move", which the rules do not
+    /// allow; the search uses it to ask whether the side to move is so far ahead that even
+    /// passing would keep it above beta.
+    #[inline]
+    pub fn pass(&self) -> Position {
+        let mut child = *self;
+        child.flip_side();
+        child
+    }
+
     /// Checks that `mv` is legal, then plays it.
     pub fn try_play(&self, mv: Move) -> Result<Position, IllegalMove> {
         if self.legal_moves().contains(&mv) {

@@ -33,6 +33,9 @@ pub struct TimeBudget {
     pub soft: Option<Duration>,
     /// Past this, stop at once.
     pub hard: Option<Duration>,
+    /// A fixed `movetime` bounds the search: its time is spent either way, so iterations go on
+    /// until the hard deadline (the best move of an unfinished iteration still counts).
+    pub fixed: bool,
 }
 
 impl TimeBudget {
@@ -43,6 +46,7 @@ impl TimeBudget {
             return TimeBudget {
                 soft: None,
                 hard: None,
+                fixed: false,
             };
         }
         let mut soft: Option<u64> = None;
@@ -66,6 +70,7 @@ impl TimeBudget {
         TimeBudget {
             soft: soft.map(Duration::from_millis),
             hard: hard.map(Duration::from_millis),
+            fixed: limits.movetime.is_some() && limits.clock.is_none(),
         }
     }
 
@@ -78,6 +83,11 @@ impl TimeBudget {
     /// Whether to start another iteration, given the time the search has used so far and the
     /// time the last iteration took.
     pub fn next_iteration_fits(&self, elapsed: Duration, last_iteration: Duration) -> bool {
+        if self.fixed {
+            // Nothing is saved by stopping early; an unfinished iteration can still improve on
+            // the last move (its first root move is the last best one).
+            return self.hard.is_none_or(|hard| elapsed < hard);
+        }
         if self.soft.is_some_and(|soft| elapsed >= soft) {
             return false;
         }
@@ -145,6 +155,15 @@ mod tests {
         assert_eq!(TimeBudget::new(&infinite, Side::Blue).hard, None);
         assert_eq!(TimeBudget::new(&Limits::default(), Side::Blue).hard, None);
         let budget = TimeBudget::new(&limits, Side::Blue);
+        assert!(budget.fixed);
+        assert!(budget.next_iteration_fits(Duration::from_millis(100), Duration::from_millis(60)));
+        assert!(!budget.next_iteration_fits(Duration::from_millis(190), Duration::from_millis(5)));
+        let with_clock = Limits {
+            clock: clock(10_000, 0).clock,
+            ..limits
+        };
+        let budget = TimeBudget::new(&with_clock, Side::Blue);
+        assert!(!budget.fixed);
         assert!(!budget.next_iteration_fits(Duration::from_millis(100), Duration::from_millis(60)));
         assert!(budget.next_iteration_fits(Duration::from_millis(10), Duration::from_millis(5)));
     }

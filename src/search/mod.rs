@@ -92,6 +92,12 @@ pub struct Features {
     pub futility: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
+    /// Null-move pruning: when passing still fails high at a reduced depth, so does the node.
+    pub null_move: bool,
+    /// Late move pruning: near the leaves, skip the quiet moves ordered after the first few.
+    pub late_move_pruning: bool,
+    /// Internal iterative reduction: one ply less where the table has no move.
+    pub iir: bool,
 }
 
 impl Default for Features {
@@ -106,6 +112,9 @@ impl Default for Features {
             reverse_futility: true,
             futility: false,
             aspiration: true,
+            null_move: true,
+            late_move_pruning: true,
+            iir: true,
         }
     }
 }
@@ -202,6 +211,8 @@ impl Searcher {
             started,
             stopped: false,
             seldepth: 0,
+            root_move: None,
+            null_plies: [false; MAX_PLY + 1],
         };
         let result = std::thread::scope(|scope| {
             for (index, stacks) in helper_stacks.iter_mut().enumerate() {
@@ -269,11 +280,20 @@ impl Worker<'_> {
             self.seldepth = 0;
             let score = self.aspiration(position, depth as i32, previous);
             if self.stopped {
+                // A root move of the unfinished iteration is only in the principal variation
+                // once its whole subtree was searched and beat every move tried before it, the
+                // last best move first: it is at least as good a choice as that one.
+                if let Some(&best) = self.stacks.root_pv().first() {
+                    if result.depth > 0 {
+                        result.best_move = Some(best);
+                    }
+                }
                 break;
             }
             previous = score;
             let pv = self.stacks.root_pv();
             let Some(&best) = pv.first() else { break };
+            self.root_move = Some(best);
             result = SearchResult {
                 best_move: Some(best),
                 score: Score(score),

@@ -42,6 +42,11 @@ pub struct Worker<'a> {
     pub started: Instant,
     pub stopped: bool,
     pub seldepth: usize,
+    /// The best move of the last finished iteration: searched first at the root whatever the
+    /// table holds, so an unfinished iteration's best move is never worse than it.
+    pub root_move: Option<Move>,
+    /// `null_plies[ply]`: the move played at `ply` was a null move (no two in a row).
+    pub null_plies: [bool; MAX_PLY + 1],
 }
 
 /// The score of a finished game for the side to move at `ply`.
@@ -56,8 +61,21 @@ fn result_score(winner: Side, to_move: Side, ply: usize) -> i32 {
 
 /// Late-move reduction in plies for a quiet move, by depth and move number.
 fn reduction(depth: i32, moves_searched: usize) -> i32 {
-    let r = 0.5 + (depth as f32).ln() * (moves_searched as f32).ln() / 2.5;
+    let r = 0.8 + (depth as f32).ln() * (moves_searched as f32).ln() / 2.0;
     r as i32
+}
+
+/// History points worth one ply less (or more) of late-move reduction.
+const LMR_HISTORY_DIVISOR: i32 = 6000;
+
+/// The fewest stacks the side to move must have for null-move pruning (below, zugzwang gets
+/// likelier).
+const NULL_MOVE_MIN_STACKS: u32 = 4;
+
+/// How many moves are searched at `depth` (1 to 3) before late move pruning skips quiet ones.
+#[inline]
+fn late_move_count(depth: i32) -> usize {
+    (4 + 2 * depth * depth) as usize
 }
 
 impl Worker<'_> {
@@ -165,7 +183,11 @@ impl Worker<'_> {
                 }
             }
         }
-        let tt_move = entry.and_then(|e| e.best_move);
+        let tt_move = if ply == 0 && self.root_move.is_some() {
+            self.root_move
+        } else {
+            entry.and_then(|e| e.best_move)
+        };
         let in_danger = Worker::in_danger(position);
         let static_eval = match entry {
             Some(entry) => entry.eval,
@@ -173,6 +195,11 @@ impl Worker<'_> {
         };
         if in_danger && self.features.danger_extension {
             depth += 1;
+        }
+        // Internal iterative reduction: with no table move the ordering is a guess, and a
+        // shallower search both costs less and leaves a move for the next visit.
+        if self.features.iir && depth >= 4 && tt_move.is_none() {
+            depth -= 1;
         }
 
         // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
@@ -184,6 +211,36 @@ impl Worker<'_> {
             && static_eval - 90 * depth >= beta
         {
             return static_eval;
+        }
+
+        // Null move: if passing still leaves the side to move above beta after a reduced search,
+        // a real move would too. The rules forbid passing, so a position where every move hurts
+        // (zugzwang) would fool it: such positions need few stacks, so a side with few is left
+        // alone, as is a king under attack (passing would lose it).
+        if self.features.null_move
+            && !pv_node
+            && !in_danger
+            && depth >= 3
+            && ply > 0
+            && !self.null_plies[ply - 1]
+            && beta.abs() < Score::MATE_BOUND
+            && static_eval >= beta
+            && position.stacks(us).count() >= NULL_MOVE_MIN_STACKS
+        {
+            let r = 3 + depth / 4;
+            self.null_plies[ply] = true;
+            let score = -self.negamax(&position.pass(), depth - 1 - r, -beta, -beta + 1, ply + 1);
+            self.null_plies[ply] = false;
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                return if score >= Score::MATE_BOUND {
+                    beta
+                } else {
+                    score
+                };
+            }
         }
 
         self.stacks.lists[ply].clear();
@@ -202,6 +259,16 @@ impl Worker<'_> {
         for index in 0..count {
             let mv = self.stacks.pick(ply, index);
             let quiet = !mv.is_capture();
+            if self.features.late_move_pruning
+                && !pv_node
+                && !in_danger
+                && depth <= 3
+                && quiet
+                && index >= late_move_count(depth)
+                && best_score > -Score::MATE_BOUND
+            {
+                continue;
+            }
             if self.features.futility
                 && !pv_node
                 && !in_danger
@@ -226,7 +293,10 @@ impl Worker<'_> {
                     && !in_danger
                     && !self.stacks.is_killer(ply, mv)
                 {
-                    r = reduction(depth, index) - i32::from(pv_node);
+                    // Moves with a good history reduce less, with a bad one more.
+                    r = reduction(depth, index)
+                        - i32::from(pv_node)
+                        - self.stacks.history(us, mv) / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, depth - 2);
                 }
                 score = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
