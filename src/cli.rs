@@ -51,6 +51,10 @@ enum Command {
         /// Depth of each search (default: bench::DEFAULT_DEPTH).
         #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
+        /// Search threads. The node count is the signature only with 1; more threads measure the
+        /// time to reach the same depth (the parallel speed-up).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
     },
 }
 
@@ -96,8 +100,9 @@ pub fn run() -> i32 {
         }
         Some(Command::Match(args)) => crate::matchplay::command::run_match(&args),
         Some(Command::Openings(args)) => crate::matchplay::command::run_openings(&args),
-        Some(Command::Bench { depth }) => {
-            let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
+        Some(Command::Bench { depth, threads }) => {
+            let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
+            let result = bench::run_with_threads(depth, threads as usize);
             eprintln!("time {} ms", result.time_ms);
             println!("{} nodes {} nps", result.nodes, result.nps);
             0
