@@ -277,6 +277,33 @@ fn overrunning_the_clock_is_a_time_forfeit() {
 }
 
 #[test]
+fn an_engines_own_movetime_replaces_the_matchs() {
+    // The match allows 2 s a move, but the slow engine has its own 50 ms: it must forfeit on
+    // time, while the built-in opponent (whose budget stays 2 s) plays on.
+    let command = format!("{BROKEN} slow 0.3");
+    let args = [
+        "match",
+        "--engine",
+        &command,
+        "name=bad",
+        "movetime=50",
+        "--engine",
+        "builtin:random",
+        "--games",
+        "2",
+        "--movetime",
+        "2000",
+    ];
+    let (json, records, _) = run_match("own-movetime", &args);
+    assert_eq!(records.len(), 2);
+    assert_eq!(
+        json_field(&json, "name", "bad", Reason::TimeForfeit.as_str()),
+        2,
+        "{json}"
+    );
+}
+
+#[test]
 fn exiting_mid_game_is_a_crash_and_the_engine_restarts() {
     broken_engine_loses("exit", Reason::Crash, &["--movetime", "1000"]);
 }

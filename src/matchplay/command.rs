@@ -32,6 +32,7 @@ work; quote a command with arguments as one value) or a built-in player, then op
 per-engine settings, which belong to the engine before them:
   --engine \"./lielow\" name=new option.Hash=64 option.Threads=1 --engine builtin:greedy
   --engine \"/path/to/other --uci-mode\" name=other
+  --engine ./lielow name=fast movetime=50 (this engine's own movetime, for time-odds matches)
 Built-in players: builtin:random, builtin:greedy (king capture, else the tallest capture, else \
 random, never bearing off its own king unless forced), builtin:mcts (UCT with random playouts; \
 builtin:mcts:N for N iterations per move, builtin:mcts:200ms for a time per move; otherwise it \
@@ -54,7 +55,7 @@ otherwise), then a table on stdout; --json FILE writes the same summary as JSON,
 line per game (see protocol.md, \"Game records\").")]
 pub struct MatchArgs {
     /// An engine: a command line or builtin:random|greedy|mcts[:N|:Tms], then optional
-    /// name=NAME and option.NAME=VALUE (repeat --engine for each engine).
+    /// name=NAME, movetime=MS and option.NAME=VALUE (repeat --engine for each engine).
     #[arg(long, required = true, num_args = 1.., value_name = "CMD [name=N] [option.K=V]...")]
     engine: Vec<String>,
     /// Games per pairing (rounded up to whole pairs).
@@ -174,9 +175,15 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
         }
     };
     let mut options = Vec::new();
+    let mut movetime = None;
     for setting in settings {
         if let Some(value) = setting.strip_prefix("name=") {
             name = value.to_string();
+        } else if let Some(value) = setting.strip_prefix("movetime=") {
+            match value.parse::<u64>() {
+                Ok(ms) if ms > 0 => movetime = Some(ms),
+                _ => return Err(format!("'{setting}': movetime=MS needs a positive number")),
+            }
         } else if let Some(option) = setting.strip_prefix("option.") {
             let (key, value) = option
                 .split_once('=')
@@ -187,7 +194,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
             options.push((key.to_string(), value.to_string()));
         } else {
             return Err(format!(
-                "'{setting}' after --engine {command}: expected name=NAME or option.NAME=VALUE"
+                "'{setting}' after --engine {command}: expected name=NAME, movetime=MS or option.NAME=VALUE"
             ));
         }
     }
@@ -203,6 +210,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
         name,
         kind,
         options,
+        movetime,
     })
 }
 
@@ -211,7 +219,9 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
 pub fn group_engine_words(words: &[String]) -> Result<Vec<Vec<String>>, String> {
     let mut groups: Vec<Vec<String>> = Vec::new();
     for word in words {
-        let is_setting = word.starts_with("name=") || word.starts_with("option.");
+        let is_setting = ["name=", "movetime=", "option."]
+            .iter()
+            .any(|prefix| word.starts_with(prefix));
         match groups.last_mut() {
             Some(group) if is_setting => group.push(word.clone()),
             None if is_setting => return Err(format!("'{word}' comes before any engine")),
@@ -258,6 +268,9 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     };
     if limits.clock.is_some() && limits.movetime.is_some() {
         return Err("give either --tc or --movetime, not both".into());
+    }
+    if limits.clock.is_some() && engines.iter().any(|engine| engine.movetime.is_some()) {
+        return Err("an engine's movetime=MS does not mix with --tc".into());
     }
     if limits == MoveLimits::default() {
         limits.movetime = Some(DEFAULT_MOVETIME_MS);

@@ -19,6 +19,9 @@ pub struct EngineSpec {
     pub kind: EngineKind,
     /// UGI options, sent as `setoption name <NAME> value <VALUE>` after the handshake.
     pub options: Vec<(String, String)>,
+    /// This engine's own `movetime` (ms), instead of the match's: for time-odds matches such
+    /// as the engine at 200 ms/move against itself at 50 ms/move.
+    pub movetime: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -247,17 +247,21 @@ pub fn play_game(
                 break (us.opponent(), failure.reason);
             }
         }
+        // An engine's own movetime (time odds) replaces the match's.
+        let movetime = config.engines[engines[us.index()]]
+            .movetime
+            .or(config.limits.movetime);
         let limits = Limits {
             depth: config.limits.depth,
             nodes: config.limits.nodes,
-            movetime: config.limits.movetime,
+            movetime,
             clock: config.limits.clock.map(|_| Clock {
                 time: clock,
                 increment: [increment; 2],
             }),
             infinite: false,
         };
-        let budget = match (config.limits.clock, config.limits.movetime) {
+        let budget = match (config.limits.clock, movetime) {
             (Some(_), _) => Some(Duration::from_millis(clock[us.index()])),
             (None, Some(movetime)) => Some(Duration::from_millis(movetime)),
             (None, None) => None,
