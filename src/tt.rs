@@ -147,13 +147,27 @@ fn bound_bits(data: u64) -> u64 {
 impl TranspositionTable {
     /// A table of `megabytes` MiB (at least one bucket).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
-        let mut buckets = Vec::new();
-        buckets.resize_with(count, Bucket::default);
-        TranspositionTable {
-            buckets,
+        let mut table = TranspositionTable {
+            buckets: Vec::new(),
             generation: 0,
+        };
+        table.resize(megabytes);
+        table
+    }
+
+    /// Makes the table an empty one of `megabytes` MiB. The old entries are freed before the new
+    /// ones are allocated, so the process never holds both (the peak memory stays near the Hash
+    /// setting).
+    pub fn resize(&mut self, megabytes: usize) {
+        let count = (megabytes.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
+        self.generation = 0;
+        if count == self.buckets.len() {
+            // Same size: clearing keeps the allocator from holding a freed copy resident.
+            self.clear();
+            return;
         }
+        self.buckets = Vec::new();
+        self.buckets.resize_with(count, Bucket::default);
     }
 
     /// The size in bytes of the entries.

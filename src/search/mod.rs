@@ -155,9 +155,7 @@ impl Searcher {
         if !(1..=MAX_HASH_MB).contains(&megabytes) {
             return Err(format!("Hash must be 1 to {MAX_HASH_MB} MiB"));
         }
-        // Free the old table first so that both never live at once.
-        self.tt = TranspositionTable::new(1);
-        self.tt = TranspositionTable::new(megabytes);
+        self.tt.resize(megabytes);
         Ok(())
     }
 
