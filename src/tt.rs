@@ -52,6 +52,21 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// The bound a search's `best` score gives, for the window it was searched with (`alpha`
+    /// as it was on entry, `beta`) and the `alpha` it ended with.
+    #[inline]
+    pub fn of(best: i32, alpha_on_entry: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if alpha > alpha_on_entry {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A decoded table entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {

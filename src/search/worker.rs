@@ -335,13 +335,7 @@ impl Worker<'_> {
         }
 
         if self.features.tt {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if alpha > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best_score, original_alpha, alpha, beta);
             self.tt.store(
                 key,
                 ply as i32,
@@ -443,13 +437,7 @@ impl Worker<'_> {
             return Score::loss_in(ply as i32).0;
         }
         if self.features.tt {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if alpha > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best_score, original_alpha, alpha, beta);
             self.tt.store(
                 key,
                 ply as i32,
