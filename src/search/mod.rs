@@ -213,18 +213,20 @@ impl Searcher {
             null_plies: [false; MAX_PLY + 1],
         };
         let result = std::thread::scope(|scope| {
-            for (index, stacks) in helper_stacks.iter_mut().enumerate() {
+            for stacks in helper_stacks.iter_mut() {
                 let mut helper = make_worker(stacks, false);
                 let spawned = std::thread::Builder::new()
                     .stack_size(HELPER_STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        helper.iterate(position, max_depth, index + 1, &mut |_| {});
+                        // Helpers are not bound by `go depth`: while the main thread finishes the last
+                        // depth they go on deeper, filling the table, until it aborts them.
+                        helper.iterate(position, MAX_DEPTH, &mut |_| {});
                     });
                 // A helper that cannot start only costs speed.
                 drop(spawned);
             }
             let mut main = make_worker(main_stacks, true);
-            let result = main.iterate(position, max_depth, 0, report);
+            let result = main.iterate(position, max_depth, report);
             shared.abort.store(true, Ordering::Relaxed);
             result
         });
@@ -239,13 +241,13 @@ impl Searcher {
 }
 
 impl Worker<'_> {
-    /// Iterative deepening from `position` up to `max_depth`; `thread` 0 is the main thread,
-    /// which alone reports and whose result counts.
+    /// Iterative deepening from `position` up to `max_depth`. Only the main thread reports, and
+    /// only its result counts; helpers search the same depths at their own pace (the races on
+    /// the shared table vary their trees) and leave what they learn in the table.
     fn iterate(
         &mut self,
         position: &Position,
         max_depth: u32,
-        thread: usize,
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         let moves = position.legal_moves();
@@ -270,10 +272,6 @@ impl Worker<'_> {
         let mut last_iteration = Duration::ZERO;
         let mut previous = 0;
         for depth in 1..=max_depth {
-            // Helpers skip every other depth, staggered, so threads spread over depths.
-            if thread > 0 && depth > 2 && (depth as usize + thread).is_multiple_of(2) {
-                continue;
-            }
             let iteration_started = Instant::now();
             self.seldepth = 0;
             let score = self.aspiration(position, depth as i32, previous);
