@@ -184,6 +184,21 @@ pub enum CommandError {
     },
 }
 
+impl CommandError {
+    /// `command` does not take `token` (shown shortened and with control characters masked).
+    fn unexpected(command: &'static str, token: &str) -> CommandError {
+        CommandError::Unexpected {
+            command,
+            token: shown(token),
+        }
+    }
+
+    /// `command` lacks `what`.
+    fn missing(command: &'static str, what: &'static str) -> CommandError {
+        CommandError::Missing { command, what }
+    }
+}
+
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -289,10 +304,7 @@ impl FromStr for Command {
 fn end(command: &'static str, mut tokens: Tokens) -> Result<(), CommandError> {
     match tokens.next() {
         None => Ok(()),
-        Some(token) => Err(CommandError::Unexpected {
-            command,
-            token: shown(token),
-        }),
+        Some(token) => Err(CommandError::unexpected(command, token)),
     }
 }
 
@@ -307,36 +319,25 @@ fn parse_setoption(mut tokens: Tokens) -> Result<OptionSetting, CommandError> {
     const COMMAND: &str = "setoption";
     match tokens.next() {
         Some("name") => {}
-        Some(other) => {
-            return Err(CommandError::Unexpected {
-                command: COMMAND,
-                token: shown(other),
-            })
-        }
+        Some(other) => return Err(CommandError::unexpected(COMMAND, other)),
         None => {
-            return Err(CommandError::Missing {
-                command: COMMAND,
-                what: "'name <NAME> value <VALUE>'",
-            })
+            return Err(CommandError::missing(
+                COMMAND,
+                "'name <NAME> value <VALUE>'",
+            ))
         }
     }
     let name: Vec<&str> = tokens.by_ref().take_while(|&t| t != "value").collect();
     let value: Vec<&str> = tokens.collect();
     if name.is_empty() {
-        return Err(CommandError::Missing {
-            command: COMMAND,
-            what: "the option name",
-        });
+        return Err(CommandError::missing(COMMAND, "the option name"));
     }
     let name = name.join(" ");
     let Some(&option) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&name)) else {
         return Err(CommandError::UnknownOption(shown(&name)));
     };
     if value.is_empty() {
-        return Err(CommandError::Missing {
-            command: COMMAND,
-            what: "'value <VALUE>'",
-        });
+        return Err(CommandError::missing(COMMAND, "'value <VALUE>'"));
     }
     let value = value.join(" ");
     let bad = || CommandError::BadOptionValue {
@@ -361,10 +362,7 @@ fn parse_position(mut tokens: Tokens) -> Result<PositionCommand, CommandError> {
         Some("fen") => {
             let fields: Vec<&str> = tokens.clone().take_while(|&t| t != "moves").collect();
             if fields.is_empty() {
-                return Err(CommandError::Missing {
-                    command: COMMAND,
-                    what: "the LFEN after 'fen'",
-                });
+                return Err(CommandError::missing(COMMAND, "the LFEN after 'fen'"));
             }
             for _ in 0..fields.len() {
                 tokens.next();
@@ -372,28 +370,13 @@ fn parse_position(mut tokens: Tokens) -> Result<PositionCommand, CommandError> {
             let position = Position::from_lfen(&fields.join(" ")).map_err(CommandError::BadFen)?;
             Start::Fen(Box::new(position))
         }
-        Some(other) => {
-            return Err(CommandError::Unexpected {
-                command: COMMAND,
-                token: shown(other),
-            })
-        }
-        None => {
-            return Err(CommandError::Missing {
-                command: COMMAND,
-                what: "'startpos' or 'fen <LFEN>'",
-            })
-        }
+        Some(other) => return Err(CommandError::unexpected(COMMAND, other)),
+        None => return Err(CommandError::missing(COMMAND, "'startpos' or 'fen <LFEN>'")),
     };
     let moves = match tokens.next() {
         None => Vec::new(),
         Some("moves") => tokens.map(str::to_owned).collect(),
-        Some(other) => {
-            return Err(CommandError::Unexpected {
-                command: COMMAND,
-                token: shown(other),
-            })
-        }
+        Some(other) => return Err(CommandError::unexpected(COMMAND, other)),
     };
     Ok(PositionCommand { start, moves })
 }
@@ -408,12 +391,8 @@ fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
     while let Some(token) = tokens.next() {
         let first = !any;
         any = true;
-        let mut value = |what: &'static str| {
-            tokens.next().ok_or(CommandError::Missing {
-                command: COMMAND,
-                what,
-            })
-        };
+        let mut value =
+            |what: &'static str| tokens.next().ok_or(CommandError::missing(COMMAND, what));
         let repeated = |token| CommandError::Repeated {
             command: COMMAND,
             token,
@@ -443,12 +422,7 @@ fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
                 }
                 clock[index] = Some(milliseconds(name, value("the time in ms")?)?);
             }
-            other => {
-                return Err(CommandError::Unexpected {
-                    command: COMMAND,
-                    token: shown(other),
-                })
-            }
+            other => return Err(CommandError::unexpected(COMMAND, other)),
         }
     }
     if clock.iter().any(Option::is_some) {
@@ -481,10 +455,10 @@ fn parse_query(mut tokens: Tokens) -> Result<Query, CommandError> {
         Some("moves") => Query::Moves,
         Some(other) => return Err(CommandError::UnknownQuery(shown(other))),
         None => {
-            return Err(CommandError::Missing {
-                command: "query",
-                what: "the question (gameover, p1turn, result, fen or moves)",
-            })
+            return Err(CommandError::missing(
+                "query",
+                "the question (gameover, p1turn, result, fen or moves)",
+            ))
         }
     };
     end("query", tokens).map(|()| query)
