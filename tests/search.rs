@@ -192,6 +192,31 @@ fn several_threads_play_legal_moves_to_the_end_of_games() {
 }
 
 #[test]
+fn depth_limited_searches_with_several_threads_end_at_that_depth() {
+    // Whichever thread completes `go depth` first ends the search: the result and the last
+    // report are of exactly that depth, and the reports' depths never go back.
+    for (size, threads) in [(BoardSize::Eight, 2), (BoardSize::Nine, 3)] {
+        let mut searcher = Searcher::new();
+        searcher.set_threads(threads).unwrap();
+        let start = Position::start(size);
+        for _ in 0..5 {
+            searcher.new_game();
+            let (result, infos) = search_with(&mut searcher, &start, &depth(8));
+            assert_eq!(result.depth, 8, "{size}");
+            let last = infos.last().expect("every iteration is reported");
+            assert_eq!(last.depth, 8);
+            assert_eq!(last.pv.first().copied(), result.best_move);
+            assert!(last.nodes <= result.nodes);
+            assert!(
+                infos.windows(2).all(|w| w[0].depth < w[1].depth),
+                "{infos:?}"
+            );
+            assert!(start.legal_moves().contains(&result.best_move.unwrap()));
+        }
+    }
+}
+
+#[test]
 fn stop_and_time_limits_are_obeyed() {
     let start = Position::start(BoardSize::Nine);
     // `go infinite` ends with `stop`, promptly.

@@ -9,11 +9,20 @@
 //! Helpers watch only the stop flag and an abort flag the main thread raises when it is done;
 //! the main thread alone reads the clock, decides when to stop, and reports. With one thread a
 //! search is deterministic: the same position, limits and history give the same nodes and move.
+//!
+//! Threads that search the same depth in the same order fall into lockstep: the follower finds
+//! nothing in the table that the leader has not finished, and repeats its work. So each helper
+//! starts every iteration one or two plies deeper than the main thread's current one, and what
+//! it stores is ready when the main thread gets there. A depth-limited search (`go depth D`)
+//! ends as soon as any thread has completed depth D, with that thread's move, score and report:
+//! the answer asked for is a depth-D search, and the helper running ahead often has it first.
+//! Under a clock the main thread's result is played (adopting a helper's was measured worse).
 
 mod ordering;
 mod worker;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
@@ -184,25 +193,30 @@ impl Searcher {
     ) -> SearchResult {
         let started = Instant::now();
         self.tt.new_search();
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let shared = Shared {
             stop,
             abort: AtomicBool::new(false),
             helper_nodes: AtomicU64::new(0),
+            main_depth: AtomicU32::new(1),
+            goal_depth: limits.depth.map_or(u32::MAX, |_| max_depth),
+            goal_reached: Mutex::new(None),
+            goal_flag: AtomicBool::new(false),
         };
         let budget = TimeBudget::new(limits, position.side_to_move());
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let tt = &self.tt;
         let features = self.features;
         let (main_stacks, helper_stacks) = self
             .threads
             .split_first_mut()
             .expect("there is always a main thread");
-        let make_worker = |stacks, is_main| Worker {
+        let make_worker = |stacks, is_main, lead| Worker {
             stacks,
             tt,
             shared: &shared,
             features,
             is_main,
+            lead,
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             budget,
@@ -213,21 +227,32 @@ impl Searcher {
             null_plies: [false; MAX_PLY + 1],
         };
         let result = std::thread::scope(|scope| {
-            for stacks in helper_stacks.iter_mut() {
-                let mut helper = make_worker(stacks, false);
+            for (index, stacks) in helper_stacks.iter_mut().enumerate() {
+                let mut helper = make_worker(stacks, false, 1 + index as u32 % 2);
                 let spawned = std::thread::Builder::new()
                     .stack_size(HELPER_STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        // Helpers are not bound by `go depth`: while the main thread finishes the last
-                        // depth they go on deeper, filling the table, until it aborts them.
+                        // A helper ends itself when it completes `go depth` (see `iterate`),
+                        // else when the main thread aborts it.
                         helper.iterate(position, MAX_DEPTH, &mut |_| {});
                     });
                 // A helper that cannot start only costs speed.
                 drop(spawned);
             }
-            let mut main = make_worker(main_stacks, true);
-            let result = main.iterate(position, max_depth, report);
+            let mut main = make_worker(main_stacks, true, 0);
+            let mut result = main.iterate(position, max_depth, report);
             shared.abort.store(true, Ordering::Relaxed);
+            if result.depth < max_depth {
+                let reached = shared.goal_reached.lock().map(|mut r| r.take());
+                if let Ok(Some((mut helper_result, mut info))) = reached {
+                    let nodes = main.total_nodes();
+                    info.nodes = nodes;
+                    info.nps = nodes * 1000 / info.time_ms.max(1);
+                    helper_result.nodes = nodes;
+                    report(&info);
+                    result = helper_result;
+                }
+            }
             result
         });
         if limits.infinite {
@@ -242,8 +267,8 @@ impl Searcher {
 
 impl Worker<'_> {
     /// Iterative deepening from `position` up to `max_depth`. Only the main thread reports, and
-    /// only its result counts; helpers search the same depths at their own pace (the races on
-    /// the shared table vary their trees) and leave what they learn in the table.
+    /// its result counts unless a helper completes the `go depth` first; helpers start each
+    /// iteration ahead of the main thread's current depth and leave what they learn in the table.
     fn iterate(
         &mut self,
         position: &Position,
@@ -271,7 +296,15 @@ impl Worker<'_> {
         }
         let mut last_iteration = Duration::ZERO;
         let mut previous = 0;
-        for depth in 1..=max_depth {
+        let mut depth = 0;
+        while depth < max_depth {
+            depth += 1;
+            if self.is_main {
+                self.shared.main_depth.store(depth, Ordering::Relaxed);
+            } else {
+                let ahead = self.shared.main_depth.load(Ordering::Relaxed) + self.lead;
+                depth = depth.max(ahead).min(max_depth);
+            }
             let iteration_started = Instant::now();
             self.seldepth = 0;
             let score = self.aspiration(position, depth as i32, previous);
@@ -296,13 +329,13 @@ impl Worker<'_> {
                 depth,
                 nodes: 0,
             };
-            if !self.is_main {
+            if !self.is_main && depth < self.shared.goal_depth {
                 continue;
             }
             let elapsed = self.started.elapsed();
             let nodes = self.total_nodes();
             let time_ms = elapsed.as_millis() as u64;
-            report(&Info {
+            let info = Info {
                 depth,
                 seldepth: self.seldepth as u32,
                 score: Score(score),
@@ -311,7 +344,18 @@ impl Worker<'_> {
                 time_ms,
                 hashfull: self.tt.hashfull(),
                 pv,
-            });
+            };
+            if !self.is_main {
+                // A helper has searched as deep as `go depth` asked: the search is done.
+                if let Ok(mut reached) = self.shared.goal_reached.lock() {
+                    if reached.is_none() {
+                        *reached = Some((result.clone(), info));
+                        self.shared.goal_flag.store(true, Ordering::Relaxed);
+                    }
+                }
+                break;
+            }
+            report(&info);
             last_iteration = iteration_started.elapsed().max(last_iteration / 2);
             if moves.len() == 1 && self.budget.hard.is_some() {
                 break; // forced: no need to think

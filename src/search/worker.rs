@@ -1,11 +1,12 @@
 //! One search thread: principal variation search with a transposition table, quiescence on
 //! captures and king threats, and the measured reductions.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use super::ordering::{Stacks, MAX_PLY};
-use super::Features;
+use super::{Features, Info, SearchResult};
 use crate::attacks;
 use crate::board::Side;
 use crate::eval;
@@ -26,6 +27,15 @@ pub struct Shared<'a> {
     pub abort: AtomicBool,
     /// Nodes counted by the helper threads, flushed every [`CHECK_INTERVAL`] nodes.
     pub helper_nodes: AtomicU64,
+    /// The depth of the main thread's current iteration, which helpers start ahead of.
+    pub main_depth: AtomicU32,
+    /// The `go depth` of a depth-limited search; `u32::MAX` otherwise.
+    pub goal_depth: u32,
+    /// The first helper iteration to complete `goal_depth`, with its report: a depth-limited
+    /// search is done as soon as any thread has searched that deep.
+    pub goal_reached: Mutex<Option<(SearchResult, Info)>>,
+    /// Set once `goal_reached` holds a result, for the main thread to stop.
+    pub goal_flag: AtomicBool,
 }
 
 /// The state of one thread during one search.
@@ -35,6 +45,9 @@ pub struct Worker<'a> {
     pub shared: &'a Shared<'a>,
     pub features: Features,
     pub is_main: bool,
+    /// Helpers only: how many plies deeper than the main thread's current iteration this thread
+    /// starts its next one.
+    pub lead: u32,
     pub nodes: u64,
     /// Main thread only: total node budget (exact with one thread).
     pub node_limit: u64,
@@ -93,6 +106,7 @@ impl Worker<'_> {
             }
             if self.nodes.is_multiple_of(CHECK_INTERVAL)
                 && (self.shared.stop.load(Ordering::Relaxed)
+                    || self.shared.goal_flag.load(Ordering::Relaxed)
                     || self.budget.hard_expired(self.started))
             {
                 self.stopped = true;
