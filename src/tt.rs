@@ -82,6 +82,19 @@ pub struct Entry {
     pub eval: i32,
 }
 
+impl Entry {
+    /// Whether the stored score settles a search of the window (`alpha`, `beta`): an exact score
+    /// always does, a lower bound at or above beta and an upper bound at or below alpha too.
+    #[inline]
+    pub fn cuts_off(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
 const ENTRIES_PER_BUCKET: usize = 4;
 const BUCKET_BYTES: usize = 64;
 
@@ -370,6 +383,22 @@ mod tests {
         tt.store(key, 6, None, Score::loss_in(8).0, 9, Bound::Exact, 0);
         assert_eq!(tt.probe(key, 1).unwrap().score, Score::loss_in(3).0);
         assert_eq!(from_tt(to_tt(250, 7), 7), 250);
+    }
+
+    #[test]
+    fn entries_cut_off_only_windows_their_bound_settles() {
+        let entry = |bound| Entry {
+            best_move: None,
+            score: 50,
+            depth: 3,
+            bound,
+            eval: 0,
+        };
+        assert!(entry(Bound::Exact).cuts_off(0, 100));
+        assert!(entry(Bound::Lower).cuts_off(0, 50));
+        assert!(!entry(Bound::Lower).cuts_off(0, 51));
+        assert!(entry(Bound::Upper).cuts_off(50, 100));
+        assert!(!entry(Bound::Upper).cuts_off(49, 100));
     }
 
     #[test]

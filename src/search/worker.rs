@@ -186,15 +186,8 @@ impl Worker<'_> {
             None
         };
         if let Some(entry) = entry {
-            if !pv_node && entry.depth >= depth {
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => entry.score >= beta,
-                    Bound::Upper => entry.score <= alpha,
-                };
-                if cut {
-                    return entry.score;
-                }
+            if !pv_node && entry.depth >= depth && entry.cuts_off(alpha, beta) {
+                return entry.score;
             }
         }
         let tt_move = if ply == 0 && self.root_move.is_some() {
@@ -397,12 +390,7 @@ impl Worker<'_> {
             None
         };
         if let Some(entry) = entry {
-            let cut = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => entry.score >= beta,
-                Bound::Upper => entry.score <= alpha,
-            };
-            if cut {
+            if entry.cuts_off(alpha, beta) {
                 return entry.score;
             }
         }
