@@ -232,9 +232,10 @@ impl Searcher {
                 let spawned = std::thread::Builder::new()
                     .stack_size(HELPER_STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        // A helper ends itself when it completes `go depth` (see `iterate`),
-                        // else when the main thread aborts it.
-                        helper.iterate(position, MAX_DEPTH, &mut |_| {});
+                        // Bound by `go depth` like the main thread, so a helper that jumps
+                        // ahead never skips past it: the first thread to complete it ends the
+                        // search (see `iterate`); otherwise the main thread aborts the helpers.
+                        helper.iterate(position, max_depth, &mut |_| {});
                     });
                 // A helper that cannot start only costs speed.
                 drop(spawned);
