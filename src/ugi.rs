@@ -41,7 +41,7 @@ pub const HASH: SpinOption = SpinOption {
     min: 1,
     max: 65_536,
 };
-/// Search threads (Lazy SMP).
+/// Search threads (work splitting, shared table).
 pub const THREADS: SpinOption = SpinOption {
     name: "Threads",
     default: 1,

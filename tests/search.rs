@@ -8,7 +8,7 @@ use lielow::attacks;
 use lielow::bench;
 use lielow::limits::{Clock, Limits};
 use lielow::score::Score;
-use lielow::search::{Info, SearchResult, Searcher};
+use lielow::search::{Features, Info, SearchResult, Searcher};
 use lielow::{BoardSize, Position};
 
 fn position(lfen: &str) -> Position {
@@ -193,8 +193,8 @@ fn several_threads_play_legal_moves_to_the_end_of_games() {
 
 #[test]
 fn depth_limited_searches_with_several_threads_end_at_that_depth() {
-    // Whichever thread completes `go depth` first ends the search: the result and the last
-    // report are of exactly that depth, and the reports' depths never go back.
+    // The result and the last report are of exactly that depth, and the reports' depths never
+    // go back.
     for (size, threads) in [(BoardSize::Eight, 2), (BoardSize::Nine, 3)] {
         let mut searcher = Searcher::new();
         searcher.set_threads(threads).unwrap();
@@ -212,6 +212,76 @@ fn depth_limited_searches_with_several_threads_end_at_that_depth() {
                 "{infos:?}"
             );
             assert!(start.legal_moves().contains(&result.best_move.unwrap()));
+        }
+    }
+}
+
+/// Plain alpha-beta with quiescence: no table, no pruning, reduction or aspiration window.
+/// Its root score is the minimax value of the tree, whatever order the moves are searched in.
+fn exact_minimax() -> Features {
+    Features {
+        tt: false,
+        lmr: false,
+        reverse_futility: false,
+        futility: false,
+        aspiration: false,
+        null_move: false,
+        late_move_pruning: false,
+        iir: false,
+        ..Features::default()
+    }
+}
+
+#[test]
+fn shared_nodes_give_the_same_minimax_value_as_one_thread() {
+    // Threads share the moves of a node after the first (split points): a result lost,
+    // recorded twice, or searched with a wrong window changes the root score, which without
+    // pruning must be exactly the one-thread score.
+    let positions = [
+        bench::POSITIONS[2],
+        bench::POSITIONS[3],
+        bench::POSITIONS[16],
+        bench::POSITIONS[21],
+    ];
+    for lfen in positions {
+        let start = position(lfen);
+        let mut one = Searcher::new();
+        one.set_features(exact_minimax());
+        let (expected, _) = search_with(&mut one, &start, &depth(5));
+        for threads in [2, 3] {
+            for _ in 0..3 {
+                let mut many = Searcher::new();
+                many.set_features(exact_minimax());
+                many.set_threads(threads).unwrap();
+                let (result, infos) = search_with(&mut many, &start, &depth(5));
+                assert_eq!(result.score, expected.score, "{lfen}, {threads} threads");
+                assert_eq!(result.depth, 5);
+                let pv = &infos.last().unwrap().pv;
+                assert_eq!(pv.first().copied(), result.best_move);
+                // The principal variation is a line of legal moves.
+                let mut line = start;
+                for &mv in pv {
+                    line = line.try_play(mv).expect("pv moves are legal");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn several_threads_find_the_forced_results() {
+    let mate_in_two = position("R11b15/8/b17/8/8/8/8/7b1 b");
+    let king_attacked = position("7R2/8/8/3r14/3B24/8/b1b1b15/8 b");
+    for threads in [2, 3] {
+        for _ in 0..3 {
+            let mut searcher = Searcher::new();
+            searcher.set_threads(threads).unwrap();
+            let (result, _) = search_with(&mut searcher, &mate_in_two, &depth(8));
+            assert_eq!(result.score, Score::win_in(3), "{threads} threads");
+            searcher.new_game();
+            let (result, _) = search_with(&mut searcher, &king_attacked, &depth(8));
+            let after = king_attacked.play(result.best_move.unwrap());
+            assert!(!can_capture_king(&after), "{threads} threads");
         }
     }
 }

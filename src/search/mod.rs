@@ -1,28 +1,20 @@
 //! The search: iterative deepening principal variation search over the copy-make position, a
-//! shared lock-free transposition table, and Lazy SMP threads.
+//! shared lock-free transposition table, and threads that split the work of a node.
 //!
 //! It never prints: each finished iteration of the main thread is handed to a reporting
 //! callback, and the caller (the protocol layer) decides what to show.
 //!
-//! Threads: `set_threads(N)` runs N - 1 helper threads next to the main one, all searching the
-//! same root and sharing only the table ("Lazy SMP"): what one thread stores, the others find.
-//! Helpers watch only the stop flag and an abort flag the main thread raises when it is done;
-//! the main thread alone reads the clock, decides when to stop, and reports. With one thread a
-//! search is deterministic: the same position, limits and history give the same nodes and move.
-//!
-//! Threads that search the same depth in the same order fall into lockstep: the follower finds
-//! nothing in the table that the leader has not finished, and repeats its work. So each helper
-//! starts every iteration one or two plies deeper than the main thread's current one, and what
-//! it stores is ready when the main thread gets there. A depth-limited search (`go depth D`)
-//! ends as soon as any thread has completed depth D, with that thread's move, score and report:
-//! the answer asked for is a depth-D search, and the helper running ahead often has it first.
-//! Under a clock the main thread's result is played (adopting a helper's was measured worse).
+//! Threads: `set_threads(N)` runs N - 1 helper threads next to the main one. The main thread
+//! alone iterates, reads the clock, decides when to stop and reports; at the nodes it searches
+//! it shares the moves after the first with idle helpers (see `split`), and every thread shares
+//! the transposition table and the history table. With one thread a search is deterministic:
+//! the same position, limits and history give the same nodes and move.
 
 mod ordering;
+mod split;
 mod worker;
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
@@ -133,6 +125,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     /// One per thread; `threads[0]` is the main thread's.
     threads: Vec<Stacks>,
+    /// The main thread's split points (see `split`), allocated with the threads.
+    splits: Vec<split::SplitPoint>,
     features: Features,
 }
 
@@ -148,6 +142,7 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(DEFAULT_HASH_MB),
             threads: vec![Stacks::new()],
+            splits: Vec::new(),
             features: Features::default(),
         }
     }
@@ -168,12 +163,16 @@ impl Searcher {
         Ok(())
     }
 
-    /// Sets how many threads search (Lazy SMP).
+    /// Sets how many threads search (see the module doc). They share the history table.
     pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
         if !(1..=MAX_THREADS).contains(&threads) {
             return Err(format!("Threads must be 1 to {MAX_THREADS}"));
         }
-        self.threads.resize_with(threads, Stacks::new);
+        let main = self.threads[0].sharing_history();
+        self.threads.resize_with(threads, || main.sharing_history());
+        if threads > 1 && self.splits.is_empty() {
+            self.splits = split::split_points();
+        }
         Ok(())
     }
 
@@ -198,10 +197,9 @@ impl Searcher {
             stop,
             abort: AtomicBool::new(false),
             helper_nodes: AtomicU64::new(0),
-            main_depth: AtomicU32::new(1),
-            goal_depth: limits.depth.map_or(u32::MAX, |_| max_depth),
-            goal_reached: Mutex::new(None),
-            goal_flag: AtomicBool::new(false),
+            splits: &self.splits,
+            active_split: AtomicUsize::new(0),
+            idle_helpers: AtomicUsize::new(0),
         };
         let budget = TimeBudget::new(limits, position.side_to_move());
         let tt = &self.tt;
@@ -210,50 +208,35 @@ impl Searcher {
             .threads
             .split_first_mut()
             .expect("there is always a main thread");
-        let make_worker = |stacks, is_main, lead| Worker {
+        let make_worker = |stacks, is_main| Worker {
             stacks,
             tt,
             shared: &shared,
             features,
             is_main,
-            lead,
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             budget,
             started,
             stopped: false,
+            halted: false,
+            watching: split::Watched::new(),
             seldepth: 0,
             root_move: None,
             null_plies: [false; MAX_PLY + 1],
         };
         let result = std::thread::scope(|scope| {
-            for (index, stacks) in helper_stacks.iter_mut().enumerate() {
-                let mut helper = make_worker(stacks, false, 1 + index as u32 % 2);
+            for stacks in helper_stacks.iter_mut() {
+                let mut helper = make_worker(stacks, false);
                 let spawned = std::thread::Builder::new()
                     .stack_size(HELPER_STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        // Bound by `go depth` like the main thread, so a helper that jumps
-                        // ahead never skips past it: the first thread to complete it ends the
-                        // search (see `iterate`); otherwise the main thread aborts the helpers.
-                        helper.iterate(position, max_depth, &mut |_| {});
-                    });
+                    .spawn_scoped(scope, move || helper.help());
                 // A helper that cannot start only costs speed.
                 drop(spawned);
             }
-            let mut main = make_worker(main_stacks, true, 0);
-            let mut result = main.iterate(position, max_depth, report);
+            let mut main = make_worker(main_stacks, true);
+            let result = main.iterate(position, max_depth, report);
             shared.abort.store(true, Ordering::Relaxed);
-            if result.depth < max_depth {
-                let reached = shared.goal_reached.lock().map(|mut r| r.take());
-                if let Ok(Some((mut helper_result, mut info))) = reached {
-                    let nodes = main.total_nodes();
-                    info.nodes = nodes;
-                    info.nps = nodes * 1000 / info.time_ms.max(1);
-                    helper_result.nodes = nodes;
-                    report(&info);
-                    result = helper_result;
-                }
-            }
             result
         });
         if limits.infinite {
@@ -267,9 +250,8 @@ impl Searcher {
 }
 
 impl Worker<'_> {
-    /// Iterative deepening from `position` up to `max_depth`. Only the main thread reports, and
-    /// its result counts unless a helper completes the `go depth` first; helpers start each
-    /// iteration ahead of the main thread's current depth and leave what they learn in the table.
+    /// Iterative deepening from `position` up to `max_depth`: the main thread's loop (helpers
+    /// only search the moves it shares).
     fn iterate(
         &mut self,
         position: &Position,
@@ -297,15 +279,7 @@ impl Worker<'_> {
         }
         let mut last_iteration = Duration::ZERO;
         let mut previous = 0;
-        let mut depth = 0;
-        while depth < max_depth {
-            depth += 1;
-            if self.is_main {
-                self.shared.main_depth.store(depth, Ordering::Relaxed);
-            } else {
-                let ahead = self.shared.main_depth.load(Ordering::Relaxed) + self.lead;
-                depth = depth.max(ahead).min(max_depth);
-            }
+        for depth in 1..=max_depth {
             let iteration_started = Instant::now();
             self.seldepth = 0;
             let score = self.aspiration(position, depth as i32, previous);
@@ -330,9 +304,6 @@ impl Worker<'_> {
                 depth,
                 nodes: 0,
             };
-            if !self.is_main && depth < self.shared.goal_depth {
-                continue;
-            }
             let elapsed = self.started.elapsed();
             let nodes = self.total_nodes();
             let time_ms = elapsed.as_millis() as u64;
@@ -346,16 +317,6 @@ impl Worker<'_> {
                 hashfull: self.tt.hashfull(),
                 pv,
             };
-            if !self.is_main {
-                // A helper has searched as deep as `go depth` asked: the search is done.
-                if let Ok(mut reached) = self.shared.goal_reached.lock() {
-                    if reached.is_none() {
-                        *reached = Some((result.clone(), info));
-                        self.shared.goal_flag.store(true, Ordering::Relaxed);
-                    }
-                }
-                break;
-            }
             report(&info);
             last_iteration = iteration_started.elapsed().max(last_iteration / 2);
             if moves.len() == 1 && self.budget.hard.is_some() {

@@ -9,6 +9,9 @@
 //! Every list lives in per-thread storage allocated once ([`Stacks`]), so a node allocates
 //! nothing.
 
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
+
 use arrayvec::ArrayVec;
 
 use crate::board::{Side, SQUARES};
@@ -43,7 +46,9 @@ pub struct Stacks {
     pub scores: Vec<[i32; MAX_MOVES]>,
     pub killers: [[Option<Move>; 2]; MAX_PLY + 1],
     /// `history[side][from * 82 + landing]`: how often the quiet move cut off, aged by gravity.
-    history: Vec<i32>,
+    /// Shared by every thread of a searcher (relaxed loads and stores; a lost update between
+    /// racing threads only blurs a statistic).
+    history: Arc<[AtomicI32]>,
     /// Triangular principal-variation table: `pv[ply][ply..pv_len[ply]]`.
     pub pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pub pv_len: [usize; MAX_PLY + 1],
@@ -61,16 +66,29 @@ impl Stacks {
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             scores: vec![[0; MAX_MOVES]; MAX_PLY + 1],
             killers: [[None; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * SQUARES * (SQUARES + 1)],
+            history: (0..2 * SQUARES * (SQUARES + 1))
+                .map(|_| AtomicI32::new(0))
+                .collect(),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
+        }
+    }
+
+    /// Stacks for another thread of the same searcher: its own lists, killers and principal
+    /// variation, this one's history.
+    pub fn sharing_history(&self) -> Stacks {
+        Stacks {
+            history: Arc::clone(&self.history),
+            ..Stacks::new()
         }
     }
 
     /// Forgets what was learned (a new game).
     pub fn clear(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
-        self.history.iter_mut().for_each(|h| *h = 0);
+        self.history
+            .iter()
+            .for_each(|h| h.store(0, Ordering::Relaxed));
     }
 
     #[inline]
@@ -80,7 +98,7 @@ impl Stacks {
 
     #[inline]
     pub fn history(&self, side: Side, mv: Move) -> i32 {
-        self.history[Stacks::history_index(side, mv)]
+        self.history[Stacks::history_index(side, mv)].load(Ordering::Relaxed)
     }
 
     /// Moves a history score towards +-HISTORY_MAX by `bonus`, the more slowly the closer it
@@ -88,8 +106,12 @@ impl Stacks {
     #[inline]
     pub fn update_history(&mut self, side: Side, mv: Move, bonus: i32) {
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let entry = &mut self.history[Stacks::history_index(side, mv)];
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        let entry = &self.history[Stacks::history_index(side, mv)];
+        let old = entry.load(Ordering::Relaxed);
+        entry.store(
+            old + bonus - old * bonus.abs() / HISTORY_MAX,
+            Ordering::Relaxed,
+        );
     }
 
     /// Records a quiet move that cut off at `ply`.

@@ -1,12 +1,12 @@
 //! One search thread: principal variation search with a transposition table, quiescence on
 //! captures and king threats, and the measured reductions.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::ordering::{Stacks, MAX_PLY};
-use super::{Features, Info, SearchResult};
+use super::split::{SplitPoint, Watched};
+use super::Features;
 use crate::attacks;
 use crate::board::Side;
 use crate::eval;
@@ -27,15 +27,12 @@ pub struct Shared<'a> {
     pub abort: AtomicBool,
     /// Nodes counted by the helper threads, flushed every [`CHECK_INTERVAL`] nodes.
     pub helper_nodes: AtomicU64,
-    /// The depth of the main thread's current iteration, which helpers start ahead of.
-    pub main_depth: AtomicU32,
-    /// The `go depth` of a depth-limited search; `u32::MAX` otherwise.
-    pub goal_depth: u32,
-    /// The first helper iteration to complete `goal_depth`, with its report: a depth-limited
-    /// search is done as soon as any thread has searched that deep.
-    pub goal_reached: Mutex<Option<(SearchResult, Info)>>,
-    /// Set once `goal_reached` holds a result, for the main thread to stop.
-    pub goal_flag: AtomicBool,
+    /// The main thread's split points, one per ply (empty with one thread).
+    pub splits: &'a [SplitPoint],
+    /// 1 + the ply of the innermost open split point, 0 when none: where idle helpers look.
+    pub active_split: AtomicUsize,
+    /// Helpers waiting for a split point to join.
+    pub idle_helpers: AtomicUsize,
 }
 
 /// The state of one thread during one search.
@@ -45,15 +42,18 @@ pub struct Worker<'a> {
     pub shared: &'a Shared<'a>,
     pub features: Features,
     pub is_main: bool,
-    /// Helpers only: how many plies deeper than the main thread's current iteration this thread
-    /// starts its next one.
-    pub lead: u32,
     pub nodes: u64,
     /// Main thread only: total node budget (exact with one thread).
     pub node_limit: u64,
     pub budget: TimeBudget,
     pub started: Instant,
+    /// The thread must unwind: the search is over ([`Worker::halted`]) or a split point it
+    /// searches under was cut off.
     pub stopped: bool,
+    /// The search is over: stopped, out of time or nodes, or (helpers) the main thread is done.
+    pub halted: bool,
+    /// The plies of the split points this thread searches moves of, whose cut-offs it watches.
+    pub watching: Watched,
     pub seldepth: usize,
     /// The best move of the last finished iteration: searched first at the root whatever the
     /// table holds, so an unfinished iteration's best move is never worse than it.
@@ -92,35 +92,51 @@ fn late_move_count(depth: i32) -> usize {
 }
 
 impl Worker<'_> {
-    /// Counts a node and, every [`CHECK_INTERVAL`] nodes, looks at the stop flag and (main
-    /// thread only) the clock. Returns whether the search must unwind.
+    /// Counts a node and, every [`CHECK_INTERVAL`] nodes, looks at the flags (and the main
+    /// thread at the clock). Returns whether the search must unwind.
     #[inline]
     fn tick(&mut self) -> bool {
         if self.stopped {
             return true;
         }
         self.nodes += 1;
-        if self.is_main {
-            if self.nodes >= self.node_limit {
-                self.stopped = true;
-            }
-            if self.nodes.is_multiple_of(CHECK_INTERVAL)
-                && (self.shared.stop.load(Ordering::Relaxed)
-                    || self.shared.goal_flag.load(Ordering::Relaxed)
-                    || self.budget.hard_expired(self.started))
-            {
-                self.stopped = true;
-            }
-        } else if self.nodes.is_multiple_of(CHECK_INTERVAL) {
-            self.shared
-                .helper_nodes
-                .fetch_add(CHECK_INTERVAL, Ordering::Relaxed);
-            if self.shared.stop.load(Ordering::Relaxed) || self.shared.abort.load(Ordering::Relaxed)
-            {
-                self.stopped = true;
-            }
+        if self.is_main && self.nodes >= self.node_limit {
+            self.halt();
+        }
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.check_flags();
         }
         self.stopped
+    }
+
+    fn halt(&mut self) {
+        self.halted = true;
+        self.stopped = true;
+    }
+
+    /// The periodic part of [`Worker::tick`].
+    #[inline(never)]
+    fn check_flags(&mut self) {
+        let shared = self.shared;
+        if self.is_main {
+            if shared.stop.load(Ordering::Relaxed) || self.budget.hard_expired(self.started) {
+                self.halt();
+            }
+        } else {
+            shared
+                .helper_nodes
+                .fetch_add(CHECK_INTERVAL, Ordering::Relaxed);
+            if shared.stop.load(Ordering::Relaxed) || shared.abort.load(Ordering::Relaxed) {
+                self.halt();
+            }
+        }
+        if self
+            .watching
+            .iter()
+            .any(|watch| watch.triggered(shared.splits))
+        {
+            self.stopped = true;
+        }
     }
 
     /// If the side to move can capture the enemy king, the capture.
@@ -287,33 +303,13 @@ impl Worker<'_> {
             {
                 continue;
             }
-            let child = position.play(mv);
-            let mut score;
-            if index == 0 {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            let score = if index == 0 {
+                -self.negamax(&position.play(mv), depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let mut r = 0;
-                if self.features.lmr
-                    && depth >= 3
-                    && index >= 2
-                    && quiet
-                    && !in_danger
-                    && !self.stacks.is_killer(ply, mv)
-                {
-                    // Moves with a good history reduce less, with a bad one more.
-                    r = reduction(depth, index)
-                        - i32::from(pv_node)
-                        - self.stacks.history(us, mv) / LMR_HISTORY_DIVISOR;
-                    r = r.clamp(0, depth - 2);
-                }
-                score = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
-                if r > 0 && score > alpha {
-                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
-                }
-                if pv_node && score > alpha && score < beta {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
-                }
-            }
+                let r =
+                    self.late_move_reduction(position, ply, depth, index, mv, pv_node, in_danger);
+                self.search_later_move(position, mv, depth, alpha, beta, ply, r, pv_node, || alpha)
+            };
             if self.stopped {
                 return 0;
             }
@@ -324,20 +320,35 @@ impl Worker<'_> {
                     alpha = score;
                     self.stacks.update_pv(ply, mv);
                     if alpha >= beta {
-                        if quiet {
-                            let bonus = depth * depth;
-                            self.stacks.add_killer(ply, mv);
-                            self.stacks.update_history(us, mv, bonus);
-                            for &tried in &quiets_tried {
-                                self.stacks.update_history(us, tried, -bonus);
-                            }
-                        }
+                        self.reward_cutoff(us, ply, depth, mv, &quiets_tried);
                         break;
                     }
                 }
             }
             if quiet && !quiets_tried.is_full() {
                 quiets_tried.push(mv);
+            }
+            if self.can_split(pv_node, depth, count - index - 1) {
+                let split = self.split(
+                    position,
+                    ply,
+                    depth,
+                    alpha,
+                    beta,
+                    pv_node,
+                    in_danger,
+                    index + 1,
+                    best_score,
+                    best_move,
+                );
+                if self.stopped {
+                    return 0;
+                }
+                (best_score, best_move, alpha) = (split.best_score, split.best_move, split.alpha);
+                if let (true, Some(mv)) = (alpha >= beta, best_move) {
+                    self.reward_cutoff(us, ply, depth, mv, &quiets_tried);
+                }
+                break;
             }
         }
 
@@ -354,6 +365,80 @@ impl Worker<'_> {
             );
         }
         best_score
+    }
+
+    /// The late-move reduction of the `index`-th move of a node: quiet moves after the first
+    /// two, fewer plies at PV nodes and for moves with a good history, more with a bad one.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn late_move_reduction(
+        &self,
+        position: &Position,
+        ply: usize,
+        depth: i32,
+        index: usize,
+        mv: Move,
+        pv_node: bool,
+        in_danger: bool,
+    ) -> i32 {
+        if !self.features.lmr
+            || depth < 3
+            || index < 2
+            || mv.is_capture()
+            || in_danger
+            || self.stacks.is_killer(ply, mv)
+        {
+            return 0;
+        }
+        let history = self.stacks.history(position.side_to_move(), mv);
+        let r = reduction(depth, index) - i32::from(pv_node) - history / LMR_HISTORY_DIVISOR;
+        r.clamp(0, depth - 2)
+    }
+
+    /// Searches a move after the first: with a null window at `depth - 1 - reduction`, again
+    /// at full depth if that beats alpha, and at a PV node with the full window if the score
+    /// falls inside it. `current_alpha` gives the alpha for that last search: at a split
+    /// point another thread may have raised it meanwhile.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn search_later_move(
+        &mut self,
+        position: &Position,
+        mv: Move,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        reduction: i32,
+        pv_node: bool,
+        current_alpha: impl Fn() -> i32,
+    ) -> i32 {
+        let child = position.play(mv);
+        let mut score = -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+        if reduction > 0 && score > alpha {
+            score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+        }
+        if pv_node && score > alpha && score < beta {
+            let alpha = current_alpha().max(alpha);
+            if alpha < beta {
+                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            }
+        }
+        score
+    }
+
+    /// A quiet move cut off: it becomes a killer and gains history; the quiet moves tried
+    /// before it lose some.
+    fn reward_cutoff(&mut self, us: Side, ply: usize, depth: i32, mv: Move, tried: &[Move]) {
+        if mv.is_capture() {
+            return;
+        }
+        let bonus = depth * depth;
+        self.stacks.add_killer(ply, mv);
+        self.stacks.update_history(us, mv, bonus);
+        for &quiet in tried {
+            self.stacks.update_history(us, quiet, -bonus);
+        }
     }
 
     /// Quiescence search: captures only, unless the side to move's king is attacked, in which
