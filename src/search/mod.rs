@@ -307,7 +307,7 @@ impl Worker<'_> {
             let elapsed = self.started.elapsed();
             let nodes = self.total_nodes();
             let time_ms = elapsed.as_millis() as u64;
-            let info = Info {
+            report(&Info {
                 depth,
                 seldepth: self.seldepth as u32,
                 score: Score(score),
@@ -316,8 +316,7 @@ impl Worker<'_> {
                 time_ms,
                 hashfull: self.tt.hashfull(),
                 pv,
-            };
-            report(&info);
+            });
             last_iteration = iteration_started.elapsed().max(last_iteration / 2);
             if moves.len() == 1 && self.budget.hard.is_some() {
                 break; // forced: no need to think

@@ -220,11 +220,23 @@ impl Stacks {
         self.pv_len[ply] = ply + 1;
     }
 
-    /// The principal variation found from the root.
-    pub fn root_pv(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]]
+    /// The principal variation of `ply`: its best move and the line that follows.
+    pub fn line(&self, ply: usize) -> impl Iterator<Item = Move> + '_ {
+        self.pv[ply][ply..self.pv_len[ply].max(ply)]
             .iter()
             .map_while(|m| *m)
-            .collect()
+    }
+
+    /// Sets the principal variation of `ply` to `line` (found by several threads together).
+    pub fn set_line(&mut self, ply: usize, line: &[Move]) {
+        for (slot, &mv) in self.pv[ply][ply..].iter_mut().zip(line) {
+            *slot = Some(mv);
+        }
+        self.pv_len[ply] = ply + line.len();
+    }
+
+    /// The principal variation found from the root.
+    pub fn root_pv(&self) -> Vec<Move> {
+        self.line(0).collect()
     }
 }

@@ -27,8 +27,8 @@
 //!
 //! Only the main thread opens split points, at most one per ply, in storage allocated with the
 //! threads (`Searcher::set_threads`), so a search allocates nothing for them; helpers never
-//! split. Shared nodes are never pruned:
-//! late move pruning and futility pruning act at non-PV nodes of depth 3 or less.
+//! split. Shared nodes are never pruned: late move pruning and futility pruning act at non-PV
+//! nodes of depth 3 or less.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -172,7 +172,7 @@ impl SplitPoint {
 
     /// Records the score of a searched move, with the line that follows it. The first thread to
     /// finish a move gives its result; the others are told to stop.
-    fn record(&self, index: usize, score: i32, line: &[Option<Move>]) {
+    fn record(&self, index: usize, score: i32, line: impl Iterator<Item = Move>) {
         let mut state = self.lock();
         if self.finished[index].swap(true, Ordering::Relaxed) {
             return;
@@ -188,7 +188,7 @@ impl SplitPoint {
             state.best_move = Some(mv);
             state.pv.clear();
             state.pv.push(mv);
-            state.pv.extend(line.iter().map_while(|m| *m).take(MAX_PLY));
+            state.pv.extend(line.take(MAX_PLY));
             if score >= state.beta {
                 self.cutoff.store(true, Ordering::Relaxed);
             }
@@ -233,13 +233,13 @@ impl Worker<'_> {
     /// Whether the main thread should share the rest of a node with `remaining` moves left.
     #[inline]
     pub fn can_split(&self, pv_node: bool, depth: i32, remaining: usize) -> bool {
+        let min_depth = if pv_node {
+            SPLIT_MIN_DEPTH
+        } else {
+            SPLIT_MIN_DEPTH_NON_PV
+        };
         self.is_main
-            && depth
-                >= if pv_node {
-                    SPLIT_MIN_DEPTH
-                } else {
-                    SPLIT_MIN_DEPTH_NON_PV
-                }
+            && depth >= min_depth
             && remaining >= 2
             && self.shared.idle_helpers.load(Ordering::Relaxed) > 0
     }
@@ -289,10 +289,10 @@ impl Worker<'_> {
             state.best_move = best_move;
             state.pv.clear();
             if best_move.is_some() {
-                let row = &self.stacks.pv[ply][ply..self.stacks.pv_len[ply]];
-                state.pv.extend(row.iter().map_while(|m| *m));
+                state.pv.extend(self.stacks.line(ply));
             }
-            state.helpers = 0;
+            // The last user of this split point waited for its helpers to leave.
+            debug_assert_eq!(state.helpers, 0);
             state.running.clear();
             state.open = true;
             split_point.cutoff.store(false, Ordering::Relaxed);
@@ -315,11 +315,7 @@ impl Worker<'_> {
             // This node's own cut-off interrupted the main thread's move: not a stop.
             self.stopped = false;
         }
-        let row = &mut self.stacks.pv[ply];
-        for (slot, &mv) in row[ply..].iter_mut().zip(&state.pv) {
-            *slot = Some(mv);
-        }
-        self.stacks.pv_len[ply] = ply + state.pv.len();
+        self.stacks.set_line(ply, &state.pv);
         SplitResult {
             best_score: state.best_score,
             best_move: state.best_move,
@@ -357,8 +353,7 @@ impl Worker<'_> {
                 self.stopped = false;
                 continue;
             }
-            let line = &self.stacks.pv[ply + 1][ply + 1..self.stacks.pv_len[ply + 1]];
-            split_point.record(job.index, score, line);
+            split_point.record(job.index, score, self.stacks.line(ply + 1));
         }
     }
 
