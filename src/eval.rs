@@ -80,6 +80,28 @@ const STUCK: i32 = -40;
 /// For the side to move.
 const TEMPO: i32 = 15;
 
+/// What a stack of `height` is worth to its owner in the material terms (`stacks` and
+/// `heights`): what its capture takes from it. The quiescence search's exchange and delta
+/// estimates count captures with it.
+#[inline]
+pub fn stack_value(height: usize) -> i32 {
+    STACK + HEIGHT[height]
+}
+
+/// What a stack of `height` gains in the material terms by dropping to height 1, as a capturing
+/// stack does.
+#[inline]
+pub fn shrink_gain(height: usize) -> i32 {
+    HEIGHT[1] - HEIGHT[height]
+}
+
+/// The material a capture of a stack of `victim` height by a stack of `attacker` height gains:
+/// the victim's value, and the attacker's change to height 1.
+#[inline]
+pub fn capture_gain(attacker: usize, victim: usize) -> i32 {
+    stack_value(victim) + shrink_gain(attacker)
+}
+
 /// The names of the terms, in the order [`terms`] returns them.
 pub const TERM_NAMES: [&str; 8] = [
     "stacks",

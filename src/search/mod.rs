@@ -10,6 +10,7 @@
 //! the transposition table and the history table. With one thread a search is deterministic:
 //! the same position, limits and history give the same nodes and move.
 
+mod exchange;
 mod ordering;
 mod split;
 mod worker;
@@ -99,6 +100,13 @@ pub struct Features {
     pub late_move_pruning: bool,
     /// Internal iterative reduction: one ply less where the table has no move.
     pub iir: bool,
+    /// Quiescence plies that try every capture; deeper, only recaptures on the square of the
+    /// last capture (`u32::MAX`: no limit).
+    pub qsearch_full_plies: u32,
+    /// In quiescence, skip a capture that cannot lift the static evaluation to alpha.
+    pub delta_pruning: bool,
+    /// In quiescence, skip a capture that loses material once the recaptures are played out.
+    pub qsearch_exchange: bool,
 }
 
 impl Default for Features {
@@ -116,6 +124,9 @@ impl Default for Features {
             null_move: true,
             late_move_pruning: true,
             iir: true,
+            qsearch_full_plies: 4,
+            delta_pruning: true,
+            qsearch_exchange: true,
         }
     }
 }

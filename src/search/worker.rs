@@ -4,11 +4,12 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
+use super::exchange;
 use super::ordering::{Stacks, MAX_PLY};
 use super::split::{SplitPoint, Watched};
 use super::Features;
 use crate::attacks;
-use crate::board::Side;
+use crate::board::{Side, Square};
 use crate::eval;
 use crate::movegen::{self, Kind};
 use crate::moves::Move;
@@ -77,6 +78,10 @@ fn reduction(depth: i32, moves_searched: usize) -> i32 {
     let r = 0.8 + (depth as f32).ln() * (moves_searched as f32).ln() / 2.0;
     r as i32
 }
+
+/// What the quiescence search's delta pruning allows a capture beyond its material gain (the
+/// positional terms it changes: mobility, king safety, the crown).
+const DELTA_MARGIN: i32 = 100;
 
 /// History points worth one ply less (or more) of late-move reduction.
 const LMR_HISTORY_DIVISOR: i32 = 6000;
@@ -168,7 +173,7 @@ impl Worker<'_> {
     ) -> i32 {
         self.stacks.pv_len[ply] = ply;
         if depth <= 0 {
-            return self.qsearch(position, alpha, beta, ply, 0);
+            return self.qsearch(position, alpha, beta, ply, 0, None);
         }
         if self.tick() {
             return 0;
@@ -443,7 +448,9 @@ impl Worker<'_> {
 
     /// Quiescence search: captures only, unless the side to move's king is attacked, in which
     /// case (for the first few plies) every move is tried, since standing pat would leave the
-    /// king to be taken.
+    /// king to be taken. Bounded three ways (see `Features`): past the first plies only
+    /// recaptures on `last_capture`, captures that cannot reach alpha (delta) and captures
+    /// that lose the exchange on their square are skipped.
     fn qsearch(
         &mut self,
         position: &Position,
@@ -451,6 +458,7 @@ impl Worker<'_> {
         beta: i32,
         ply: usize,
         qdepth: u32,
+        last_capture: Option<Square>,
     ) -> i32 {
         self.stacks.pv_len[ply] = ply;
         if self.tick() {
@@ -500,11 +508,30 @@ impl Worker<'_> {
         movegen::generate_kind(position, kind, &mut self.stacks.lists[ply]);
         let count = self.stacks.lists[ply].len();
         self.stacks.score_moves(position, ply, None);
+        let recaptures_only = qdepth >= self.features.qsearch_full_plies;
         let mut best_move = None;
         for index in 0..count {
             let mv = self.stacks.pick(ply, index);
+            if !evasions {
+                let to = mv.to().expect("a capture lands on the board");
+                if recaptures_only && Some(to) != last_capture {
+                    continue;
+                }
+                if self.features.delta_pruning
+                    && static_eval
+                        + eval::capture_gain(position.height(mv.from()), position.height(to))
+                        + DELTA_MARGIN
+                        <= alpha
+                {
+                    continue;
+                }
+                if self.features.qsearch_exchange && exchange::exchange(position, mv) < 0 {
+                    continue;
+                }
+            }
             let child = position.play(mv);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qdepth + 1);
+            let landing = mv.to().filter(|_| mv.is_capture());
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qdepth + 1, landing);
             if self.stopped {
                 return 0;
             }
