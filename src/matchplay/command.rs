@@ -10,6 +10,7 @@ use clap::Args;
 use crate::board::BoardSize;
 
 use super::builtin::Builtin;
+use super::crowded;
 use super::openings::{self, OpeningFilter};
 use super::player::{EngineKind, EngineSpec, Timeouts};
 use super::report::Tally;
@@ -115,8 +116,13 @@ pub struct MatchArgs {
 #[derive(Args, Debug)]
 pub struct OpeningsArgs {
     /// Random plies played from the start position.
-    #[arg(long)]
-    plies: usize,
+    #[arg(long, required_unless_present = "crowded")]
+    plies: Option<usize>,
+    /// Print crowded middle-game positions instead: random games that mostly avoid captures,
+    /// sampled at 20 to 70 plies, the ones with the most captures available first (the stress
+    /// test of the quiescence search).
+    #[arg(long, conflicts_with_all = ["plies", "balanced_depth"])]
+    crowded: bool,
     /// Openings to print.
     #[arg(long, default_value_t = 100)]
     count: usize,
@@ -398,14 +404,18 @@ pub fn run_openings(args: &OpeningsArgs) -> i32 {
         eprintln!("lielow openings: --size is 8 or 9");
         return 2;
     };
-    let filter = OpeningFilter {
-        size,
-        plies: args.plies,
-        count: args.count,
-        seed: args.seed,
-        balanced: args.balanced_depth.map(|d| (d, args.max_eval)),
+    let plies = args.plies.unwrap_or(0);
+    let found = if args.crowded {
+        crowded::crowded_positions(size, args.count, args.seed)
+    } else {
+        openings::generate(&OpeningFilter {
+            size,
+            plies,
+            count: args.count,
+            seed: args.seed,
+            balanced: args.balanced_depth.map(|d| (d, args.max_eval)),
+        })
     };
-    let found = openings::generate(&filter);
     let mut out = std::io::stdout().lock();
     for position in &found {
         if writeln!(out, "{}", position.to_lfen()).is_err() {
@@ -414,9 +424,8 @@ pub fn run_openings(args: &OpeningsArgs) -> i32 {
     }
     if found.len() < args.count {
         eprintln!(
-            "lielow openings: found only {} distinct openings of {} plies (asked for {})",
+            "lielow openings: found only {} distinct positions (asked for {})",
             found.len(),
-            args.plies,
             args.count
         );
         return 1;

@@ -9,10 +9,11 @@
 //!   spoken to in UGI, with timeouts, killed and restarted when it hangs) and [`builtin`];
 //! - [`stats`]: Elo, error bars, LOS and SPRT from game-pair statistics; [`report`]: the summary;
 //! - [`records`]: the one-line-per-game record format; [`openings`]: opening files and random
-//!   openings.
+//!   openings; [`crowded`]: capture-heavy middle games, the quiescence search's stress test.
 
 pub mod builtin;
 pub mod command;
+pub mod crowded;
 pub mod openings;
 pub mod player;
 pub mod records;
