@@ -124,7 +124,10 @@ impl Worker<'_> {
     fn check_flags(&mut self) {
         let shared = self.shared;
         if self.is_main {
-            if shared.stop.load(Ordering::Relaxed) || self.budget.hard_expired(self.started) {
+            // The clock never interrupts the first iteration: the move played always comes
+            // from a completed search (depth 1 takes well under a millisecond).
+            let out_of_time = self.root_move.is_some() && self.budget.hard_expired(self.started);
+            if shared.stop.load(Ordering::Relaxed) || out_of_time {
                 self.halt();
             }
         } else {
