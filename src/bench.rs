@@ -4,7 +4,7 @@
 //! total depends only on the search and evaluation code: a commit that changes them changes the
 //! number, and says so in its message (`Bench: <nodes>`).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
@@ -58,6 +58,8 @@ pub struct BenchResult {
     pub time_ms: u64,
     /// Nodes per second of searching.
     pub nps: u64,
+    /// Positions searched to the end ([`POSITIONS`]`.len()` unless stopped).
+    pub positions: usize,
 }
 
 /// Searches every bench position to `depth` with one thread and a fresh small table.
@@ -68,12 +70,18 @@ pub fn run(depth: u32) -> BenchResult {
 /// [`run`] with `threads` search threads: the node count is only a signature with one thread,
 /// but the time to reach the same depth with more threads measures the parallel speed-up.
 pub fn run_with_threads(depth: u32, threads: usize) -> BenchResult {
-    let stop = AtomicBool::new(false);
+    run_until(depth, threads, &AtomicBool::new(false))
+}
+
+/// [`run_with_threads`] until `stop` is set: the search in progress ends within milliseconds
+/// and the totals cover the positions searched to the end.
+pub fn run_until(depth: u32, threads: usize, stop: &AtomicBool) -> BenchResult {
     let limits = Limits {
         depth: Some(depth.max(1)),
         ..Limits::default()
     };
     let mut nodes = 0;
+    let mut positions = 0;
     let mut searching = Duration::ZERO;
     for text in POSITIONS {
         let position = Position::from_lfen(text).expect("bench positions are valid LFEN");
@@ -86,9 +94,12 @@ pub fn run_with_threads(depth: u32, threads: usize) -> BenchResult {
             .expect("the bench thread count is valid");
         // Only the search is timed: allocating and clearing the table is not searching.
         let started = Instant::now();
-        nodes += searcher
-            .search(&position, &limits, &stop, &mut |_| {})
-            .nodes;
+        let result = searcher.search(&position, &limits, stop, &mut |_| {});
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        nodes += result.nodes;
+        positions += 1;
         searching += started.elapsed();
     }
     let time_ms = searching.as_millis() as u64;
@@ -96,6 +107,7 @@ pub fn run_with_threads(depth: u32, threads: usize) -> BenchResult {
         nodes,
         time_ms,
         nps: (nodes as f64 / searching.as_secs_f64().max(1e-9)) as u64,
+        positions,
     }
 }
 

@@ -281,15 +281,14 @@ impl Engine {
     }
 
     fn go(&mut self, limits: Limits) {
-        self.reap(false);
-        if self.job.is_none() {
-            if let Some(winner) = self.position.winner() {
-                self.out.send(&ugi::game_over_line(winner));
-                self.out.send(&ugi::bestmove_line(None));
-                return;
-            }
-        }
+        // First wait for a stopped search to end: the game-over answer must not depend on
+        // whether its thread has finished yet.
         if self.idle_searcher("go").is_none() {
+            return;
+        }
+        if let Some(winner) = self.position.winner() {
+            self.out.send(&ugi::game_over_line(winner));
+            self.out.send(&ugi::bestmove_line(None));
             return;
         }
         let Some(searcher) = self.searcher.take() else {
@@ -316,8 +315,15 @@ impl Engine {
         if self.idle_searcher("bench").is_none() {
             return;
         }
-        self.spawn(JobKind::Bench, move |_, finished, out| {
-            let result = bench::run(depth);
+        self.spawn(JobKind::Bench, move |stop, finished, out| {
+            let result = bench::run_until(depth, 1, &stop);
+            if result.positions < bench::POSITIONS.len() {
+                out.send(&format!(
+                    "info string bench stopped after {} of {} positions: the total is partial",
+                    result.positions,
+                    bench::POSITIONS.len()
+                ));
+            }
             finished.store(true, Ordering::SeqCst);
             out.send(&format!("{} nodes {} nps", result.nodes, result.nps));
             None
@@ -356,15 +362,12 @@ impl Engine {
         }
     }
 
-    /// End of the session (`quit` or end of input): a search is stopped and joined, so its
-    /// `bestmove` is printed; `go perft` and `bench` poll no flag finely, so they are abandoned
-    /// to the process exit instead of delaying it.
+    /// End of the session (`quit` or end of input): the job is stopped and joined (every job
+    /// ends within milliseconds of `stop`), so a search's `bestmove` is printed.
     fn shutdown(&mut self) {
         if let Some(job) = &self.job {
             job.signal_stop();
-            if job.kind == JobKind::Search {
-                self.reap(true);
-            }
+            self.reap(true);
         }
     }
 }
@@ -416,7 +419,7 @@ fn search_job(
 
 /// `go perft D`: the CLI's divide output (`<move>: <count>` per root move in generation order,
 /// then `Nodes searched: <N>`), each root move counted with [`perft::perft`] below it, as
-/// [`perft::divide`] does, so that `stop` can end it between two root moves.
+/// [`perft::divide`] does; `stop` ends it within a millisecond, with a partial total.
 fn perft_job(
     position: &Position,
     depth: u32,
@@ -437,7 +440,13 @@ fn perft_job(
                 ));
                 break;
             }
-            let count = perft::perft(&position.play(mv), depth - 1);
+            let Some(count) = perft::perft_until(&position.play(mv), depth - 1, stop) else {
+                out.send(&format!(
+                    "info string perft stopped after {done} of {} root moves: the total is partial",
+                    moves.len()
+                ));
+                break;
+            };
             total += count;
             out.send(&format!("{mv}: {count}"));
         }

@@ -2,6 +2,11 @@
 //!
 //! The last ply is bulk-counted ([`movegen::count`]) rather than played. The root moves can be
 //! split across rayon threads; each subtree is independent, so the total is the same.
+//! [`perft_until`] can be stopped: it reads a flag at every node three or more plies above the
+//! leaves (each is at least thousands of counted leaves, tens of microseconds), so `stop` ends
+//! `go perft 7` within a millisecond without slowing the count.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -11,19 +16,28 @@ use crate::position::Position;
 
 /// perft(depth) of `position`: perft(0) = 1, and a finished game has no moves.
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if position.is_game_over() {
-        return 0;
-    }
-    count_subtree(position, depth)
+    perft_until(position, depth, &AtomicBool::new(false))
+        .expect("a flag nobody sets never stops the count")
 }
 
-/// perft of a position whose game is not over, `depth >= 1`.
-fn count_subtree(position: &Position, depth: u32) -> u64 {
+/// [`perft`], or `None` once `stop` is set.
+pub fn perft_until(position: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    if position.is_game_over() {
+        return Some(0);
+    }
+    count_subtree(position, depth, stop)
+}
+
+/// perft of a position whose game is not over, `depth >= 1`; `None` once `stop` is set.
+fn count_subtree(position: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth == 1 {
-        return movegen::count_unchecked(position);
+        return Some(movegen::count_unchecked(position));
+    }
+    if depth >= 3 && stop.load(Ordering::Relaxed) {
+        return None;
     }
     let mut total = 0;
     for mv in position.legal_moves() {
@@ -35,10 +49,10 @@ fn count_subtree(position: &Position, depth: u32) -> u64 {
         total += if depth == 2 {
             movegen::count_unchecked(&child)
         } else {
-            count_subtree(&child, depth - 1)
+            count_subtree(&child, depth - 1, stop)?
         };
     }
-    total
+    Some(total)
 }
 
 /// perft(depth - 1) below each legal root move, in generation order (`depth >= 1`).
