@@ -40,7 +40,7 @@ fn main() {
             "cap" => cap = Some(value.parse().expect("cap=NODES")),
             "qfull" => features.qsearch_full_plies = value.parse().expect("qfull=N"),
             "delta" => features.delta_pruning = value == "1",
-            "exchange" => features.qsearch_exchange = value == "1",
+            "exchange" => features.exchange_threshold = value.parse().expect("exchange=CP"),
             "file" => file = Some(value.to_string()),
             _ => panic!("unknown argument {key}"),
         }

@@ -105,8 +105,9 @@ pub struct Features {
     pub qsearch_full_plies: u32,
     /// In quiescence, skip a capture that cannot lift the static evaluation to alpha.
     pub delta_pruning: bool,
-    /// In quiescence, skip a capture that loses material once the recaptures are played out.
-    pub qsearch_exchange: bool,
+    /// In quiescence, skip a capture whose static exchange (see `exchange`) is below this
+    /// (`i32::MIN`: never).
+    pub exchange_threshold: i32,
 }
 
 impl Default for Features {
@@ -126,7 +127,7 @@ impl Default for Features {
             iir: true,
             qsearch_full_plies: 4,
             delta_pruning: true,
-            qsearch_exchange: true,
+            exchange_threshold: -50,
         }
     }
 }

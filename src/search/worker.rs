@@ -528,7 +528,7 @@ impl Worker<'_> {
                 {
                     continue;
                 }
-                if self.features.qsearch_exchange && exchange::exchange(position, mv) < 0 {
+                if exchange::exchange(position, mv) < self.features.exchange_threshold {
                     continue;
                 }
             }
