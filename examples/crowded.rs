@@ -8,7 +8,8 @@
 //!     [movetime=100] [file=LFENS] [worst=5] [cap=NODES]
 //! ```
 //!
-//! `cap=` stops a `go depth` search after that many nodes and counts it as unfinished (for
+//! Any other `NAME=VALUE` sets a search parameter (a development option, e.g.
+//! `QSearchFullPlies=6`). `cap=` stops a `go depth` search after that many nodes and counts it as unfinished (for
 //! measuring a search that may not end).
 //! `file=` reads the positions (one LFEN a line) instead of generating them; `movetime=0` skips
 //! the timed searches; `worst=K` lists the K positions that took the most nodes.
@@ -25,7 +26,7 @@ fn main() {
     let mut size = BoardSize::Eight;
     let (mut count, mut seed, mut depth, mut movetime, mut worst) = (1000, 1, 4, 100, 5);
     let mut cap = None;
-    let mut features = lielow::search::Features::default();
+    let mut params = lielow::search::Params::default();
     let mut unfinished = 0;
     let mut file = None;
     for arg in std::env::args().skip(1) {
@@ -38,11 +39,12 @@ fn main() {
             "movetime" => movetime = value.parse().expect("movetime=MS"),
             "worst" => worst = value.parse().expect("worst=K"),
             "cap" => cap = Some(value.parse().expect("cap=NODES")),
-            "qfull" => features.qsearch_full_plies = value.parse().expect("qfull=N"),
-            "delta" => features.delta_pruning = value == "1",
-            "exchange" => features.exchange_threshold = value.parse().expect("exchange=CP"),
             "file" => file = Some(value.to_string()),
-            _ => panic!("unknown argument {key}"),
+            _ => {
+                if let Err(error) = params.set(key, value) {
+                    panic!("{key}={value}: {error}");
+                }
+            }
         }
     }
     let positions: Vec<Position> = match &file {
@@ -61,7 +63,7 @@ fn main() {
     let mut by_nodes = Vec::new();
     for (index, position) in positions.iter().enumerate() {
         let mut searcher = Searcher::new();
-        searcher.set_features(features);
+        searcher.set_params(params);
         let limits = Limits {
             depth: Some(depth),
             nodes: cap,
@@ -78,7 +80,7 @@ fn main() {
         by_nodes.push((result.nodes, micros, index));
         if movetime > 0 {
             let mut searcher = Searcher::new();
-            searcher.set_features(features);
+            searcher.set_params(params);
             let limits = Limits {
                 movetime: Some(movetime),
                 ..Limits::default()

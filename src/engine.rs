@@ -20,7 +20,7 @@ use crate::limits::Limits;
 use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
-use crate::search::Searcher;
+use crate::search::{Params, Searcher};
 use crate::ugi::{self, Command, CommandError, OptionSetting, PositionCommand, Start};
 
 /// The longest input line read whole (far above any real `position` line: a game is a few
@@ -89,6 +89,8 @@ pub struct Engine {
     position: Position,
     hash_mb: usize,
     threads: usize,
+    /// The development options' values (`search::params`).
+    params: Params,
     /// `None` only while a search job holds it.
     searcher: Option<Searcher>,
     job: Option<Job>,
@@ -112,6 +114,7 @@ impl Engine {
             position: Position::start(board_size),
             hash_mb: ugi::HASH.default,
             threads: ugi::THREADS.default,
+            params: Params::default(),
             searcher: None,
             job: None,
         };
@@ -128,6 +131,7 @@ impl Engine {
         if let Err(why) = searcher.set_threads(self.threads) {
             self.out.send(&ugi::error_line(why));
         }
+        searcher.set_params(self.params);
         searcher
     }
 
@@ -233,6 +237,20 @@ impl Engine {
                     Ok(()) => self.hash_mb = megabytes,
                     Err(why) => self.out.send(&ugi::error_line(why)),
                 }
+            }
+            OptionSetting::SearchParam { name, value } => {
+                let mut params = self.params;
+                if let Err(why) = params.set(name, &value) {
+                    // The parser checked the value: only a changed parameter table gets here.
+                    self.out
+                        .send(&ugi::error_line(format!("option {name}: {why}")));
+                    return;
+                }
+                let Some(searcher) = self.idle_searcher("setoption") else {
+                    return;
+                };
+                searcher.set_params(params);
+                self.params = params;
             }
             OptionSetting::Threads(threads) => {
                 let Some(searcher) = self.idle_searcher("setoption Threads") else {

@@ -11,6 +11,7 @@ use crate::board::BoardSize;
 use crate::lfen::LfenError;
 use crate::limits::{Clock, Limits};
 use crate::position::Position;
+use crate::search::params::{ParamError, ParamSpec, Params};
 
 /// Which handshake opened the session: both answer the same, ending in `ugiok` or `uciok`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +60,7 @@ pub const BOARD_SIZE: SpinOption = SpinOption {
 pub const OPTIONS: [SpinOption; 3] = [HASH, THREADS, BOARD_SIZE];
 
 /// A `setoption` whose name and value were both accepted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionSetting {
     /// `Hash`, in MiB.
     HashMb(usize),
@@ -67,6 +68,14 @@ pub enum OptionSetting {
     Threads(usize),
     /// `BoardSize`: what `startpos` means.
     BoardSize(BoardSize),
+    /// A development option: one of the search's parameters (`search::params`), not listed by
+    /// `ugi`. The value has been checked.
+    SearchParam {
+        /// The parameter's name as the engine spells it.
+        name: &'static str,
+        /// Its value, as given.
+        value: String,
+    },
 }
 
 /// Where `position` starts before its moves.
@@ -175,6 +184,15 @@ pub enum CommandError {
     UnknownQuery(String),
     /// `setoption` of an unknown option.
     UnknownOption(String),
+    /// A bad value for a development option.
+    BadParamValue {
+        /// The parameter.
+        name: &'static str,
+        /// The value (quoted through [`shown`]).
+        value: String,
+        /// What is wrong with it.
+        why: ParamError,
+    },
     /// A value out of an option's range.
     BadOptionValue {
         /// The option.
@@ -223,6 +241,9 @@ impl fmt::Display for CommandError {
                 f,
                 "unknown option '{name}' (expected Hash, Threads or BoardSize)"
             ),
+            CommandError::BadParamValue { name, value, why } => {
+                write!(f, "option {name}: bad value '{value}' ({why})")
+            }
             CommandError::BadOptionValue { option, value } => write!(
                 f,
                 "option {}: bad value '{value}' (expected an integer from {} to {})",
@@ -333,13 +354,27 @@ fn parse_setoption(mut tokens: Tokens) -> Result<OptionSetting, CommandError> {
         return Err(CommandError::missing(COMMAND, "the option name"));
     }
     let name = name.join(" ");
-    let Some(&option) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&name)) else {
-        return Err(CommandError::UnknownOption(shown(&name)));
-    };
     if value.is_empty() {
         return Err(CommandError::missing(COMMAND, "'value <VALUE>'"));
     }
     let value = value.join(" ");
+    let Some(&option) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&name)) else {
+        let Some(spec) = ParamSpec::find(&name) else {
+            return Err(CommandError::UnknownOption(shown(&name)));
+        };
+        // Checked on a scratch copy: the engine applies it to its own parameters.
+        return match spec.set(&mut Params::default(), &value) {
+            Ok(()) => Ok(OptionSetting::SearchParam {
+                name: spec.name,
+                value,
+            }),
+            Err(why) => Err(CommandError::BadParamValue {
+                name: spec.name,
+                value: shown(&value),
+                why,
+            }),
+        };
+    };
     let bad = || CommandError::BadOptionValue {
         option,
         value: shown(&value),

@@ -604,6 +604,78 @@ fn a_finished_game_gives_bestmove_none() {
 }
 
 #[test]
+fn after_a_stopped_search_a_finished_game_still_says_why() {
+    // The stopped search may not have finished when `go` arrives: `go` must wait for it before
+    // it looks at the position, or the game-over line is lost.
+    for _ in 0..5 {
+        let mut engine = Engine::start();
+        engine.send("position startpos");
+        engine.send("go infinite");
+        engine.send("stop");
+        engine.send("position fen 8/8/8/8/8/8/b1b1b1b1b1b1b1b1/8 r");
+        engine.send("go depth 3");
+        let mut lines = engine.until(|line| line.starts_with("bestmove"));
+        lines.extend(engine.until(|line| line.starts_with("bestmove")));
+        let n = lines.len();
+        assert_eq!(lines[n - 1], "bestmove none", "{lines:?}");
+        assert!(
+            lines[n - 2].starts_with("info string game over: "),
+            "{lines:?}"
+        );
+    }
+}
+
+#[test]
+fn bench_and_deep_perft_end_at_once_on_stop() {
+    for (command, partial, last) in [
+        ("bench 30", "info string bench stopped", " nodes "),
+        (
+            "go perft 9",
+            "info string perft stopped",
+            "Nodes searched: ",
+        ),
+    ] {
+        let mut engine = Engine::start();
+        engine.send(command);
+        thread::sleep(Duration::from_millis(200));
+        let stopped = Instant::now();
+        engine.send("stop");
+        let lines = engine.until(|line| line.contains(last));
+        let latency = stopped.elapsed();
+        eprintln!("{command}: stop -> last line in {latency:?}");
+        assert!(latency < Duration::from_secs(2), "{command}: {latency:?}");
+        assert!(
+            lines.iter().any(|line| line.starts_with(partial)),
+            "{command}: {lines:?}"
+        );
+        // The engine is free again.
+        assert_eq!(engine.go("go depth 1").1.len(), 5);
+    }
+}
+
+#[test]
+fn development_options_set_search_parameters_or_give_one_error() {
+    let mut engine = Engine::start();
+    assert!(engine
+        .ask("setoption name QSearchFullPlies value 2")
+        .is_empty());
+    assert!(engine.ask("setoption name lmr value false").is_empty());
+    for bad in [
+        "setoption name QSearchFullPlies value -1",
+        "setoption name LMR value maybe",
+        "setoption name DeltaMargin value 1e9",
+    ] {
+        let lines = engine.ask(bad);
+        assert!(lines.len() == 1 && is_error(&lines[0]), "{bad}: {lines:?}");
+    }
+    // Not listed by the handshake: they are for measurements, not for GUIs.
+    let handshake = engine.ask("ugi");
+    assert!(!handshake.iter().any(|line| line.contains("QSearch")));
+    let (infos, best) = engine.go("go depth 4");
+    assert!(!infos.is_empty() && best.len() == 5, "{infos:?} {best}");
+}
+
+#[test]
 fn d_eval_and_bench_print_their_reports() {
     let mut engine = Engine::start();
     engine.send("position startpos moves a2-a3");

@@ -8,7 +8,7 @@ use lielow::attacks;
 use lielow::bench;
 use lielow::limits::{Clock, Limits};
 use lielow::score::Score;
-use lielow::search::{Features, Info, SearchResult, Searcher};
+use lielow::search::{Info, Params, SearchResult, Searcher};
 use lielow::{BoardSize, Position};
 
 fn position(lfen: &str) -> Position {
@@ -167,6 +167,29 @@ fn bench_signature_is_stable() {
     assert!(first.nodes > 1000);
 }
 
+/// `lielow bench` (the real binary, default depth) prints the signature kept in
+/// `bench::SIGNATURE`: a change in search behaviour fails here until the constant, and the
+/// commit's `Bench:` line, say the new number.
+#[test]
+fn lielow_bench_prints_the_recorded_signature() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_lielow"))
+        .arg("bench")
+        .output()
+        .expect("the lielow binary runs");
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
+    let nodes: u64 = stdout
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("bench printed '{stdout}'"));
+    assert_eq!(
+        nodes,
+        bench::SIGNATURE,
+        "lielow bench no longer matches bench::SIGNATURE: update it (and say Bench: {nodes})"
+    );
+}
+
 #[test]
 fn several_threads_play_legal_moves_to_the_end_of_games() {
     for size in [BoardSize::Eight, BoardSize::Nine] {
@@ -218,9 +241,10 @@ fn depth_limited_searches_with_several_threads_end_at_that_depth() {
 
 /// Plain alpha-beta with quiescence: no table, no pruning, reduction or aspiration window.
 /// Its root score is the minimax value of the tree, whatever order the moves are searched in.
-fn exact_minimax() -> Features {
-    Features {
+fn exact_minimax() -> Params {
+    Params {
         tt: false,
+        delta_pruning: false,
         lmr: false,
         reverse_futility: false,
         futility: false,
@@ -228,7 +252,7 @@ fn exact_minimax() -> Features {
         null_move: false,
         late_move_pruning: false,
         iir: false,
-        ..Features::default()
+        ..Params::default()
     }
 }
 
@@ -246,12 +270,12 @@ fn shared_nodes_give_the_same_minimax_value_as_one_thread() {
     for lfen in positions {
         let start = position(lfen);
         let mut one = Searcher::new();
-        one.set_features(exact_minimax());
+        one.set_params(exact_minimax());
         let (expected, _) = search_with(&mut one, &start, &depth(5));
         for threads in [2, 3] {
             for _ in 0..3 {
                 let mut many = Searcher::new();
-                many.set_features(exact_minimax());
+                many.set_params(exact_minimax());
                 many.set_threads(threads).unwrap();
                 let (result, infos) = search_with(&mut many, &start, &depth(5));
                 assert_eq!(result.score, expected.score, "{lfen}, {threads} threads");
@@ -332,4 +356,61 @@ fn options_reject_bad_values() {
     assert!(searcher.set_threads(100_000).is_err());
     assert!(searcher.set_hash_mb(4).is_ok());
     assert!(searcher.set_threads(2).is_ok());
+}
+
+/// The crowded positions kept in `tests/data` (see `lielow::matchplay::crowded`).
+fn crowded_positions() -> Vec<Position> {
+    ["crowded_8.lfen", "crowded_9.lfen"]
+        .iter()
+        .flat_map(|name| {
+            let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).expect("the crowded positions are there");
+            text.lines()
+                .map(|line| Position::from_lfen(line).expect("a valid LFEN"))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// In crowded positions an unbounded capture search took minutes at depth 1. Bounded, depth 4
+/// completes in every one within a small number of nodes (the largest here is about 60,000).
+#[test]
+fn crowded_positions_complete_depth_four_in_few_nodes() {
+    let positions = crowded_positions();
+    assert_eq!(positions.len(), 120);
+    let mut largest = 0;
+    for position in &positions {
+        let mut searcher = Searcher::new();
+        let (result, _) = search_with(&mut searcher, position, &depth(4));
+        assert_eq!(result.depth, 4, "{}", position.to_lfen());
+        assert!(result.best_move.is_some());
+        largest = largest.max(result.nodes);
+        assert!(
+            result.nodes < 300_000,
+            "{} nodes in {}",
+            result.nodes,
+            position.to_lfen()
+        );
+    }
+    eprintln!("largest go depth 4: {largest} nodes");
+}
+
+/// The clock never cuts the first iteration: even a 1 ms budget plays a searched move.
+#[test]
+fn the_move_played_always_comes_from_a_completed_iteration() {
+    let limits = Limits {
+        movetime: Some(1),
+        ..Limits::default()
+    };
+    for position in crowded_positions().iter().step_by(6) {
+        let mut searcher = Searcher::new();
+        let (result, infos) = search_with(&mut searcher, position, &limits);
+        assert!(
+            result.depth >= 1 && !infos.is_empty(),
+            "{}",
+            position.to_lfen()
+        );
+        let best = result.best_move.expect("a move");
+        assert!(position.legal_moves().contains(&best));
+    }
 }

@@ -86,15 +86,15 @@ mod tests {
 
     #[test]
     fn an_undefended_victim_is_won_outright() {
-        // b1 takes the lone red stack on b2.
-        let gain = capture("8/8/8/8/8/8/1r16/1b16 b", "b1xb2");
+        // b1 takes the red stack on b2; no red stack can land on b2.
+        let gain = capture("r17/8/8/8/8/8/1r16/1b11b11b12 b", "b1xb2");
         assert_eq!(gain, eval::capture_gain(1, 1));
     }
 
     #[test]
     fn a_defended_victim_is_an_even_trade_for_equal_stacks() {
         // Blue b1 takes b2; red c3 (height 1) retakes diagonally.
-        let gain = capture("8/8/8/8/8/2r15/1r16/1b16 b", "b1xb2");
+        let gain = capture("8/8/8/8/8/2r15/1r16/1b11b14 b", "b1xb2");
         assert_eq!(gain, 0);
     }
 

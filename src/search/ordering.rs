@@ -6,21 +6,19 @@
 //! loses least), the two killer moves of the ply, then quiet moves by history. Bearing off one's
 //! own king loses at once and comes last.
 //!
-//! Every list lives in per-thread storage allocated once ([`Stacks`]), so a node allocates
-//! nothing.
+//! Every list lives in per-thread storage allocated once ([`MoveOrdering`]), so a node
+//! allocates nothing.
 
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
+use super::node::MAX_PLY;
 use crate::board::{Side, SQUARES};
-use crate::movegen::{MoveList, MAX_MOVES};
+use crate::movegen::{self, Kind, MoveList, MAX_MOVES};
 use crate::moves::Move;
 use crate::position::Position;
-
-/// The deepest ply a search reaches (main search and quiescence together).
-pub const MAX_PLY: usize = 128;
 
 /// Moves found by selection before the rest of the list is sorted (see [`Stacks::pick`]).
 const SELECTION_PICKS: usize = 4;
@@ -39,47 +37,42 @@ fn landing(mv: Move) -> usize {
     mv.to().map_or(SQUARES, |to| to.index())
 }
 
-/// Per-thread search memory: move lists and their scores by ply, killers, history and the
-/// principal variation. Allocated once per thread and kept between searches of a game.
-pub struct Stacks {
-    pub lists: Vec<MoveList>,
-    pub scores: Vec<[i32; MAX_MOVES]>,
-    pub killers: [[Option<Move>; 2]; MAX_PLY + 1],
+/// One thread's move lists and scores by ply and its killer moves, with the history table its
+/// searcher's threads share. Allocated once per thread and kept between the searches of a game.
+pub struct MoveOrdering {
+    lists: Vec<MoveList>,
+    scores: Vec<[i32; MAX_MOVES]>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
     /// `history[side][from * 82 + landing]`: how often the quiet move cut off, aged by gravity.
     /// Shared by every thread of a searcher (relaxed loads and stores; a lost update between
     /// racing threads only blurs a statistic).
     history: Arc<[AtomicI32]>,
-    /// Triangular principal-variation table: `pv[ply][ply..pv_len[ply]]`.
-    pub pv: Vec<[Option<Move>; MAX_PLY + 1]>,
-    pub pv_len: [usize; MAX_PLY + 1],
 }
 
-impl Default for Stacks {
+impl Default for MoveOrdering {
     fn default() -> Self {
-        Stacks::new()
+        MoveOrdering::new()
     }
 }
 
-impl Stacks {
-    pub fn new() -> Stacks {
-        Stacks {
+impl MoveOrdering {
+    pub fn new() -> MoveOrdering {
+        MoveOrdering {
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             scores: vec![[0; MAX_MOVES]; MAX_PLY + 1],
             killers: [[None; 2]; MAX_PLY + 1],
             history: (0..2 * SQUARES * (SQUARES + 1))
                 .map(|_| AtomicI32::new(0))
                 .collect(),
-            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
         }
     }
 
-    /// Stacks for another thread of the same searcher: its own lists, killers and principal
-    /// variation, this one's history.
-    pub fn sharing_history(&self) -> Stacks {
-        Stacks {
+    /// The ordering of another thread of the same searcher: its own lists and killers, this
+    /// one's history.
+    pub fn sharing_history(&self) -> MoveOrdering {
+        MoveOrdering {
             history: Arc::clone(&self.history),
-            ..Stacks::new()
+            ..MoveOrdering::new()
         }
     }
 
@@ -91,6 +84,33 @@ impl Stacks {
             .for_each(|h| h.store(0, Ordering::Relaxed));
     }
 
+    /// Generates the moves of one kind at `ply` and scores them, `tt_move` first; returns how
+    /// many there are. [`MoveOrdering::pick`] then hands them out best first.
+    pub fn generate(
+        &mut self,
+        position: &Position,
+        ply: usize,
+        kind: Kind,
+        tt_move: Option<Move>,
+    ) -> usize {
+        self.lists[ply].clear();
+        movegen::generate_kind(position, kind, &mut self.lists[ply]);
+        self.score_moves(position, ply, tt_move);
+        self.lists[ply].len()
+    }
+
+    /// How many moves `ply` has.
+    #[inline]
+    pub fn len(&self, ply: usize) -> usize {
+        self.lists[ply].len()
+    }
+
+    /// The move at `index` of `ply` as ordered so far (after [`MoveOrdering::pick`] reached it).
+    #[inline]
+    pub fn move_at(&self, ply: usize, index: usize) -> Move {
+        self.lists[ply][index]
+    }
+
     #[inline]
     fn history_index(side: Side, mv: Move) -> usize {
         (side.index() * SQUARES + mv.from().index()) * (SQUARES + 1) + landing(mv)
@@ -98,7 +118,7 @@ impl Stacks {
 
     #[inline]
     pub fn history(&self, side: Side, mv: Move) -> i32 {
-        self.history[Stacks::history_index(side, mv)].load(Ordering::Relaxed)
+        self.history[MoveOrdering::history_index(side, mv)].load(Ordering::Relaxed)
     }
 
     /// Moves a history score towards +-HISTORY_MAX by `bonus`, the more slowly the closer it
@@ -106,7 +126,7 @@ impl Stacks {
     #[inline]
     pub fn update_history(&mut self, side: Side, mv: Move, bonus: i32) {
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let entry = &self.history[Stacks::history_index(side, mv)];
+        let entry = &self.history[MoveOrdering::history_index(side, mv)];
         let old = entry.load(Ordering::Relaxed);
         entry.store(
             old + bonus - old * bonus.abs() / HISTORY_MAX,
@@ -124,8 +144,8 @@ impl Stacks {
         }
     }
 
-    /// Scores the moves of `lists[ply]` into `scores[ply]` for [`Stacks::pick`].
-    pub fn score_moves(&mut self, position: &Position, ply: usize, tt_move: Option<Move>) {
+    /// Scores the moves of `lists[ply]` into `scores[ply]` for [`MoveOrdering::pick`].
+    fn score_moves(&mut self, position: &Position, ply: usize, tt_move: Option<Move>) {
         let us = position.side_to_move();
         let enemy_king = position.king(us.opponent());
         let own_king = position.king(us);
@@ -201,42 +221,5 @@ impl Stacks {
     #[inline]
     pub fn is_killer(&self, ply: usize, mv: Move) -> bool {
         self.killers[ply].contains(&Some(mv))
-    }
-
-    /// Sets the principal variation of `ply` to `mv` followed by the one of `ply + 1`.
-    #[inline]
-    pub fn update_pv(&mut self, ply: usize, mv: Move) {
-        self.pv[ply][ply] = Some(mv);
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
-        let (upper, lower) = self.pv.split_at_mut(ply + 1);
-        upper[ply][ply + 1..child_len].copy_from_slice(&lower[0][ply + 1..child_len]);
-        self.pv_len[ply] = child_len;
-    }
-
-    /// Sets the principal variation of `ply` to `mv` alone (a move that ends the game).
-    #[inline]
-    pub fn update_pv_leaf(&mut self, ply: usize, mv: Move) {
-        self.pv[ply][ply] = Some(mv);
-        self.pv_len[ply] = ply + 1;
-    }
-
-    /// The principal variation of `ply`: its best move and the line that follows.
-    pub fn line(&self, ply: usize) -> impl Iterator<Item = Move> + '_ {
-        self.pv[ply][ply..self.pv_len[ply].max(ply)]
-            .iter()
-            .map_while(|m| *m)
-    }
-
-    /// Sets the principal variation of `ply` to `line` (found by several threads together).
-    pub fn set_line(&mut self, ply: usize, line: &[Move]) {
-        for (slot, &mv) in self.pv[ply][ply..].iter_mut().zip(line) {
-            *slot = Some(mv);
-        }
-        self.pv_len[ply] = ply + line.len();
-    }
-
-    /// The principal variation found from the root.
-    pub fn root_pv(&self) -> Vec<Move> {
-        self.line(0).collect()
     }
 }

@@ -1,0 +1,291 @@
+//! The search's switches and tunable numbers, by name: what ablations and tuning change.
+//!
+//! [`Params::default`] is the engine as it plays. Every field is also a development option of
+//! the protocol (`setoption name <NAME> value <VALUE>`, see protocol.md), which `ugi` does not
+//! list, so that a measurement runs through `lielow match` and `scripts/sprt.sh` with
+//! `option.NAME=VALUE` instead of a program of its own. [`SPECS`] is that list: a name, a kind
+//! (switch or number with its range) and the field it sets.
+
+use std::fmt;
+
+/// Switches and numbers of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Probe and store the transposition table.
+    pub tt: bool,
+    /// Quiescence search on captures at the leaves (else the static evaluation).
+    pub qsearch: bool,
+    /// Quiescence plies that may try every move while the king is attacked (0: none).
+    pub evasion_plies: i32,
+    /// Quiescence plies that try every capture; deeper, only recaptures on the square of the
+    /// last capture.
+    pub qsearch_full_plies: i32,
+    /// Delta pruning in quiescence: skip a capture whose material gain plus `delta_margin`
+    /// cannot lift the static evaluation to alpha.
+    pub delta_pruning: bool,
+    /// What delta pruning allows a capture beyond its material gain (the positional terms it
+    /// changes: mobility, king safety, the crown).
+    pub delta_margin: i32,
+    /// In quiescence, skip a capture whose static exchange is below this (`-32000`: never).
+    pub exchange_threshold: i32,
+    /// Search one ply deeper while the side to move's king is attacked.
+    pub danger_extension: bool,
+    /// Late-move reductions of quiet moves.
+    pub lmr: bool,
+    /// History points worth one ply less (or more) of late-move reduction.
+    pub lmr_history_divisor: i32,
+    /// Reverse futility pruning: far enough above beta near the leaves, the side to move keeps it.
+    pub reverse_futility: bool,
+    /// Reverse futility margin per ply of depth.
+    pub reverse_futility_margin: i32,
+    /// Futility pruning: skip quiet moves near the leaves when far below alpha.
+    pub futility: bool,
+    /// Futility margin per ply of depth.
+    pub futility_margin: i32,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// The first half-width of an aspiration window.
+    pub aspiration_window: i32,
+    /// Null-move pruning: when passing still fails high at a reduced depth, so does the node.
+    pub null_move: bool,
+    /// The fewest stacks the side to move must have for null-move pruning (below, zugzwang
+    /// gets likelier).
+    pub null_move_min_stacks: i32,
+    /// Late move pruning: near the leaves, skip the quiet moves ordered after the first few.
+    pub late_move_pruning: bool,
+    /// Internal iterative reduction: one ply less where the table has no move.
+    pub iir: bool,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            tt: true,
+            qsearch: true,
+            evasion_plies: 2,
+            qsearch_full_plies: 4,
+            delta_pruning: true,
+            delta_margin: 100,
+            exchange_threshold: -50,
+            danger_extension: true,
+            lmr: true,
+            lmr_history_divisor: 6000,
+            reverse_futility: true,
+            reverse_futility_margin: 90,
+            futility: false,
+            futility_margin: 120,
+            aspiration: true,
+            aspiration_window: 30,
+            null_move: true,
+            null_move_min_stacks: 4,
+            late_move_pruning: true,
+            iir: true,
+        }
+    }
+}
+
+/// What kind of value a parameter takes.
+#[derive(Clone, Copy)]
+pub enum Access {
+    /// `true` / `false` (a UCI `check` option).
+    Switch(fn(&mut Params) -> &mut bool),
+    /// An integer in `min..=max` (a UCI `spin` option).
+    Number {
+        /// The field it sets.
+        field: fn(&mut Params) -> &mut i32,
+        /// The smallest value accepted.
+        min: i32,
+        /// The largest value accepted.
+        max: i32,
+    },
+}
+
+/// One named parameter.
+#[derive(Clone, Copy)]
+pub struct ParamSpec {
+    /// The option name, as `setoption` takes it (case-insensitive).
+    pub name: &'static str,
+    /// Its kind of value and the field it sets.
+    pub access: Access,
+}
+
+macro_rules! switch {
+    ($name:literal, $field:ident) => {
+        ParamSpec {
+            name: $name,
+            access: Access::Switch({
+                fn field(params: &mut Params) -> &mut bool {
+                    &mut params.$field
+                }
+                field
+            }),
+        }
+    };
+}
+
+macro_rules! number {
+    ($name:literal, $field:ident, $min:expr, $max:expr) => {
+        ParamSpec {
+            name: $name,
+            access: Access::Number {
+                field: {
+                    fn field(params: &mut Params) -> &mut i32 {
+                        &mut params.$field
+                    }
+                    field
+                },
+                min: $min,
+                max: $max,
+            },
+        }
+    };
+}
+
+/// Every parameter, by option name.
+pub const SPECS: [ParamSpec; 20] = [
+    switch!("TT", tt),
+    switch!("QSearch", qsearch),
+    number!("EvasionPlies", evasion_plies, 0, 16),
+    number!("QSearchFullPlies", qsearch_full_plies, 0, 128),
+    switch!("DeltaPruning", delta_pruning),
+    number!("DeltaMargin", delta_margin, 0, 1000),
+    number!("ExchangeThreshold", exchange_threshold, -32000, 1000),
+    switch!("DangerExtension", danger_extension),
+    switch!("LMR", lmr),
+    number!("LMRHistoryDivisor", lmr_history_divisor, 100, 100_000),
+    switch!("ReverseFutility", reverse_futility),
+    number!("ReverseFutilityMargin", reverse_futility_margin, 0, 1000),
+    switch!("Futility", futility),
+    number!("FutilityMargin", futility_margin, 0, 1000),
+    switch!("Aspiration", aspiration),
+    number!("AspirationWindow", aspiration_window, 1, 1000),
+    switch!("NullMove", null_move),
+    number!("NullMoveMinStacks", null_move_min_stacks, 0, 81),
+    switch!("LateMovePruning", late_move_pruning),
+    switch!("IIR", iir),
+];
+
+/// Why a parameter could not be set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// No parameter has that name.
+    UnknownName,
+    /// A switch takes `true` or `false`.
+    NotASwitch,
+    /// A number outside `min..=max`, or not a number.
+    OutOfRange {
+        /// The smallest value accepted.
+        min: i32,
+        /// The largest value accepted.
+        max: i32,
+    },
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::UnknownName => write!(f, "no such search parameter"),
+            ParamError::NotASwitch => write!(f, "expected true or false"),
+            ParamError::OutOfRange { min, max } => {
+                write!(f, "expected an integer from {min} to {max}")
+            }
+        }
+    }
+}
+
+impl ParamSpec {
+    /// The parameter called `name` (case-insensitive).
+    pub fn find(name: &str) -> Option<&'static ParamSpec> {
+        SPECS
+            .iter()
+            .find(|spec| spec.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The value's text in `params`, as `setoption` takes it.
+    pub fn value(&self, params: &Params) -> String {
+        let mut copy = *params;
+        match self.access {
+            Access::Switch(field) => field(&mut copy).to_string(),
+            Access::Number { field, .. } => field(&mut copy).to_string(),
+        }
+    }
+
+    /// Checks `text` as a value of this parameter and sets it in `params`.
+    pub fn set(&self, params: &mut Params, text: &str) -> Result<(), ParamError> {
+        match self.access {
+            Access::Switch(field) => {
+                *field(params) = match text.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(ParamError::NotASwitch),
+                }
+            }
+            Access::Number { field, min, max } => {
+                let value = text
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|value| (min..=max).contains(value))
+                    .ok_or(ParamError::OutOfRange { min, max })?;
+                *field(params) = value;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Params {
+    /// Sets the parameter called `name` from its text; on error nothing changes.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+        ParamSpec::find(name)
+            .ok_or(ParamError::UnknownName)?
+            .set(self, value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_field_has_one_name_and_defaults_are_in_range() {
+        let defaults = Params::default();
+        for (i, spec) in SPECS.iter().enumerate() {
+            assert!(SPECS[..i]
+                .iter()
+                .all(|other| !other.name.eq_ignore_ascii_case(spec.name)));
+            let mut params = defaults;
+            spec.set(&mut params, &spec.value(&defaults)).unwrap();
+            assert_eq!(params, defaults, "{}", spec.name);
+        }
+        // Each spec sets its own field: changing one changes the struct.
+        for spec in &SPECS {
+            let mut params = defaults;
+            let other = match spec.access {
+                Access::Switch(field) => (!*field(&mut params.clone())).to_string(),
+                Access::Number { field, min, max } => {
+                    let value = *field(&mut params.clone());
+                    if value == max { min } else { value + 1 }.to_string()
+                }
+            };
+            spec.set(&mut params, &other).unwrap();
+            assert_ne!(params, defaults, "{}", spec.name);
+        }
+    }
+
+    #[test]
+    fn bad_values_are_refused_and_change_nothing() {
+        let mut params = Params::default();
+        assert_eq!(params.set("nosuch", "1"), Err(ParamError::UnknownName));
+        assert_eq!(params.set("lmr", "yes"), Err(ParamError::NotASwitch));
+        assert!(matches!(
+            params.set("QSearchFullPlies", "-1"),
+            Err(ParamError::OutOfRange { .. })
+        ));
+        assert!(params.set("DeltaMargin", "12x").is_err());
+        assert_eq!(params, Params::default());
+        params.set("lmr", "FALSE").unwrap();
+        params.set("qsearchfullplies", "7").unwrap();
+        assert!(!params.lmr);
+        assert_eq!(params.qsearch_full_plies, 7);
+    }
+}
