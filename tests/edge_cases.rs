@@ -657,14 +657,14 @@ fn random_games_agree_with_the_naive_model() {
     assert!(perft_checks > 3000, "only {perft_checks} perft checks");
 }
 
-/// Random games from every position of the shared `perft_positions.txt` (mid- and late-game
+/// Random games from every position of the reference `perft_positions.txt` (mid- and late-game
 /// positions, kings kept on short stacks, the hand-made edge cases), library and naive model
 /// side by side as above. The file must be there: a missing file fails the test.
 #[test]
 fn random_games_from_reference_positions_agree_with_the_naive_model() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/reference/perft_positions.txt"
+        "/tests/data/reference/perft_positions.txt"
     );
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|error| panic!("reference file {path} cannot be read: {error}"));

@@ -1,19 +1,20 @@
-//! Every line of the shared reference data (`../shared/reference/*.txt`), checked against the
-//! library: start-position perft, perft(1..3) of the listed positions, and the listed games
-//! replayed move by move to their final position and winner.
+//! Every line of the reference data (`tests/data/reference/*.txt`), checked against the library:
+//! start-position perft, perft(1..3) of the listed positions, and the listed games replayed
+//! move by move to their final position and winner.
 //!
-//! The files live beside the crate (CI puts a copy of `shared/` next to the clone). A missing
-//! file fails the test with the path it looked for: the reference data is never skipped.
+//! The files are a copy, kept in the repository so that a bare clone passes its tests, of the
+//! project's shared reference data (computed by two independent implementations; see
+//! `tests/data/reference/README.md`). `.ci/run` checks that the copy equals the shared one
+//! when that is present. A missing file fails the test: the data is never skipped.
 
 use lielow::perft::perft;
 use lielow::{BoardSize, Position, Side};
 
 /// Reads a reference file, failing loudly (never skipping) when it is not there.
 fn read_reference(name: &str) -> String {
-    let path = format!("{}/../shared/reference/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|error| {
-        panic!("reference file {path} cannot be read ({error}): the shared/ folder must sit beside the crate")
-    })
+    let path = format!("{}/tests/data/reference/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("reference file {path} cannot be read ({error})"))
 }
 
 /// The non-empty lines of a reference file, split into their ` ; ` fields.
