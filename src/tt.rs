@@ -106,6 +106,33 @@ struct Bucket {
     words: [AtomicU64; 2 * ENTRIES_PER_BUCKET],
 }
 
+impl Bucket {
+    /// Each entry's index, check word and data word, as loaded now: the one scan that probe,
+    /// store and hashfull share.
+    #[inline]
+    fn slots(&self) -> impl Iterator<Item = (usize, u64, u64)> + '_ {
+        (0..ENTRIES_PER_BUCKET).map(move |i| {
+            let data = self.words[2 * i + 1].load(Ordering::Relaxed);
+            let check = self.words[2 * i].load(Ordering::Relaxed);
+            (i, check, data)
+        })
+    }
+
+    /// The data word of the entry stored for `key` (the torn-write check passed), if any.
+    #[inline]
+    fn find(&self, key: u64) -> Option<(usize, u64)> {
+        self.slots()
+            .find(|&(_, check, data)| check ^ data == key && bound_bits(data) != 0)
+            .map(|(i, _, data)| (i, data))
+    }
+
+    #[inline]
+    fn write(&self, i: usize, key: u64, data: u64) {
+        self.words[2 * i].store(key ^ data, Ordering::Relaxed);
+        self.words[2 * i + 1].store(data, Ordering::Relaxed);
+    }
+}
+
 /// The shared table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -227,49 +254,29 @@ impl TranspositionTable {
     /// The entry for `key`, if the table holds one; scores come back relative to the root for a
     /// node at `ply`.
     pub fn probe(&self, key: u64, ply: i32) -> Option<Entry> {
-        let bucket = self.bucket(key);
-        for i in 0..ENTRIES_PER_BUCKET {
-            let data = bucket.words[2 * i + 1].load(Ordering::Relaxed);
-            let check = bucket.words[2 * i].load(Ordering::Relaxed);
-            if check ^ data != key || bound_bits(data) == 0 {
-                continue;
-            }
-            let bound = match bound_bits(data) {
-                1 => Bound::Upper,
-                2 => Bound::Lower,
-                _ => Bound::Exact,
-            };
-            return Some(Entry {
-                best_move: Move::from_bits(data as u16),
-                score: from_tt(i32::from((data >> 16) as u16 as i16), ply),
-                depth: depth_of(data),
-                bound,
-                eval: i32::from((data >> 48) as u16 as i16),
-            });
-        }
-        None
+        let (_, data) = self.bucket(key).find(key)?;
+        let bound = match bound_bits(data) {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            _ => Bound::Exact,
+        };
+        Some(Entry {
+            best_move: Move::from_bits(data as u16),
+            score: from_tt(i32::from((data >> 16) as u16 as i16), ply),
+            depth: depth_of(data),
+            bound,
+            eval: i32::from((data >> 48) as u16 as i16),
+        })
     }
 
-    /// Stores a search result for `key`, found at `ply` from the root (see the module comment
-    /// for which entry it replaces).
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &self,
-        key: u64,
-        ply: i32,
-        best_move: Option<Move>,
-        score: i32,
-        depth: i32,
-        bound: Bound,
-        eval: i32,
-    ) {
+    /// Stores `entry` (its score relative to the root) for `key`, found at `ply` from the root
+    /// (see the module comment for which entry it replaces).
+    pub fn store(&self, key: u64, ply: i32, entry: Entry) {
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
-        let mut best_move = best_move;
-        for i in 0..ENTRIES_PER_BUCKET {
-            let data = bucket.words[2 * i + 1].load(Ordering::Relaxed);
-            let check = bucket.words[2 * i].load(Ordering::Relaxed);
+        let mut best_move = entry.best_move;
+        for (i, check, data) in bucket.slots() {
             if bound_bits(data) == 0 {
                 if victim_worth > i32::MIN {
                     victim = i;
@@ -278,13 +285,12 @@ impl TranspositionTable {
                 continue;
             }
             if check ^ data == key {
-                let old_move = Move::from_bits(data as u16);
-                if bound != Bound::Exact && depth + 2 < depth_of(data) {
+                if entry.bound != Bound::Exact && entry.depth + 2 < depth_of(data) {
                     // Keep the deeper result.
                     return;
                 }
                 if best_move.is_none() {
-                    best_move = old_move;
+                    best_move = Move::from_bits(data as u16);
                 }
                 victim = i;
                 break;
@@ -298,29 +304,24 @@ impl TranspositionTable {
         }
         let data = pack(
             best_move,
-            to_tt(score, ply),
-            depth,
-            bound,
+            to_tt(entry.score, ply),
+            entry.depth,
+            entry.bound,
             self.generation,
-            eval,
+            entry.eval,
         );
-        bucket.words[2 * victim].store(key ^ data, Ordering::Relaxed);
-        bucket.words[2 * victim + 1].store(data, Ordering::Relaxed);
+        bucket.write(victim, key, data);
     }
 
     /// Per mille of the entries written in the current search, sampled over the first 250
     /// buckets (1000 entries).
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(250);
-        let mut used = 0;
-        for bucket in &self.buckets[..sample] {
-            for i in 0..ENTRIES_PER_BUCKET {
-                let data = bucket.words[2 * i + 1].load(Ordering::Relaxed);
-                if bound_bits(data) != 0 && generation_of(data) == self.generation {
-                    used += 1;
-                }
-            }
-        }
+        let used = self.buckets[..sample]
+            .iter()
+            .flat_map(Bucket::slots)
+            .filter(|&(_, _, data)| bound_bits(data) != 0 && generation_of(data) == self.generation)
+            .count();
         (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
     }
 
@@ -328,12 +329,8 @@ impl TranspositionTable {
     #[cfg(test)]
     fn tear(&self, key: u64) {
         let bucket = self.bucket(key);
-        for i in 0..ENTRIES_PER_BUCKET {
-            let data = bucket.words[2 * i + 1].load(Ordering::Relaxed);
-            let check = bucket.words[2 * i].load(Ordering::Relaxed);
-            if check ^ data == key {
-                bucket.words[2 * i + 1].store(data ^ (1 << 20), Ordering::Relaxed);
-            }
+        if let Some((i, data)) = bucket.find(key) {
+            bucket.words[2 * i + 1].store(data ^ (1 << 20), Ordering::Relaxed);
         }
     }
 }
@@ -362,7 +359,17 @@ mod tests {
     fn store_probe_round_trip() {
         let tt = TranspositionTable::new(1);
         let key = 0x1234_5678_9abc_def0;
-        tt.store(key, 3, Some(sample_move()), -123, 7, Bound::Lower, 45);
+        tt.store(
+            key,
+            3,
+            Entry {
+                best_move: Some(sample_move()),
+                score: -123,
+                depth: 7,
+                bound: Bound::Lower,
+                eval: 45,
+            },
+        );
         let entry = tt.probe(key, 3).expect("stored entry is found");
         assert_eq!(entry.best_move, Some(sample_move()));
         assert_eq!(entry.score, -123);
@@ -377,10 +384,30 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let key = 42;
         // Found at ply 4: a win 5 plies from the root, so 1 ply from this node.
-        tt.store(key, 4, None, Score::win_in(5).0, 3, Bound::Exact, 0);
+        tt.store(
+            key,
+            4,
+            Entry {
+                best_move: None,
+                score: Score::win_in(5).0,
+                depth: 3,
+                bound: Bound::Exact,
+                eval: 0,
+            },
+        );
         // Read at ply 2 the same node's win is 3 plies from that root.
         assert_eq!(tt.probe(key, 2).unwrap().score, Score::win_in(3).0);
-        tt.store(key, 6, None, Score::loss_in(8).0, 9, Bound::Exact, 0);
+        tt.store(
+            key,
+            6,
+            Entry {
+                best_move: None,
+                score: Score::loss_in(8).0,
+                depth: 9,
+                bound: Bound::Exact,
+                eval: 0,
+            },
+        );
         assert_eq!(tt.probe(key, 1).unwrap().score, Score::loss_in(3).0);
         assert_eq!(from_tt(to_tt(250, 7), 7), 250);
     }
@@ -405,7 +432,17 @@ mod tests {
     fn torn_entries_read_as_misses() {
         let tt = TranspositionTable::new(1);
         let key = 0xdead_beef;
-        tt.store(key, 0, Some(sample_move()), 10, 5, Bound::Exact, 0);
+        tt.store(
+            key,
+            0,
+            Entry {
+                best_move: Some(sample_move()),
+                score: 10,
+                depth: 5,
+                bound: Bound::Exact,
+                eval: 0,
+            },
+        );
         assert!(tt.probe(key, 0).is_some());
         tt.tear(key);
         assert_eq!(tt.probe(key, 0), None);
@@ -415,10 +452,40 @@ mod tests {
     fn replacement_keeps_deeper_results_of_the_same_key() {
         let mut tt = TranspositionTable::new(1);
         let key = 77;
-        tt.store(key, 0, Some(sample_move()), 10, 12, Bound::Lower, 0);
-        tt.store(key, 0, None, 20, 3, Bound::Upper, 0);
+        tt.store(
+            key,
+            0,
+            Entry {
+                best_move: Some(sample_move()),
+                score: 10,
+                depth: 12,
+                bound: Bound::Lower,
+                eval: 0,
+            },
+        );
+        tt.store(
+            key,
+            0,
+            Entry {
+                best_move: None,
+                score: 20,
+                depth: 3,
+                bound: Bound::Upper,
+                eval: 0,
+            },
+        );
         assert_eq!(tt.probe(key, 0).unwrap().depth, 12);
-        tt.store(key, 0, None, 30, 11, Bound::Upper, 0);
+        tt.store(
+            key,
+            0,
+            Entry {
+                best_move: None,
+                score: 30,
+                depth: 11,
+                bound: Bound::Upper,
+                eval: 0,
+            },
+        );
         let entry = tt.probe(key, 0).unwrap();
         assert_eq!((entry.depth, entry.score), (11, 30));
         assert_eq!(entry.best_move, Some(sample_move()), "the old move is kept");

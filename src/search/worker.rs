@@ -212,15 +212,14 @@ impl<'a> Worker<'a> {
                 outcome.alpha,
                 outcome.beta,
             );
-            self.tt.store(
-                key,
-                ply as i32,
-                outcome.best_move,
-                outcome.best_score,
+            let entry = Entry {
+                best_move: outcome.best_move,
+                score: outcome.best_score,
                 depth,
                 bound,
-                static_eval,
-            );
+                eval: static_eval,
+            };
+            self.tt.store(key, ply as i32, entry);
         }
     }
 
