@@ -8,8 +8,8 @@
 use arrayvec::ArrayVec;
 
 use crate::board::{Geometry, Square, STEPS};
-use crate::moves::Move;
-use crate::position::Position;
+use crate::moves::{Move, MoveText};
+use crate::position::{IllegalMove, Position};
 
 /// Upper bound on the legal moves of any position: at most 81 stacks, each with at most eight
 /// landings on the board and one bear-off.
@@ -114,4 +114,66 @@ fn count_height<const H: usize>(stacks: u128, own: u128, geometry: &Geometry) ->
         total += (((stacks & sources[d].0) >> shift) & !own).count_ones();
     }
     total
+}
+
+/// What move generation adds to a position.
+impl Position {
+    /// The legal moves (none once the game is over).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        generate(self, &mut list);
+        list
+    }
+
+    /// Checks that `mv` is legal, then plays it.
+    pub fn try_play(&self, mv: Move) -> Result<Position, IllegalMove> {
+        if self.legal_moves().contains(&mv) {
+            Ok(self.play(mv))
+        } else {
+            Err(IllegalMove(format!("{mv} is not a legal move here")))
+        }
+    }
+
+    /// Reads a move in canonical notation and checks that it is legal here.
+    pub fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
+        let written = MoveText::parse(text).map_err(IllegalMove)?;
+        if let Some(winner) = self.winner() {
+            return Err(IllegalMove(format!(
+                "{text}: the game is over ({winner} has won)"
+            )));
+        }
+        let why = match self.stack(written.from) {
+            _ if !written.from.is_on(self.size()) => "the origin square is off the board",
+            None => "no stack on the origin square",
+            Some((side, _)) if side != self.side_to_move() => {
+                "the stack there belongs to the opponent"
+            }
+            Some(_) => {
+                let found = self.legal_moves().into_iter().find(|m| {
+                    m.from() == written.from
+                        && m.to() == written.to
+                        && m.is_capture() == written.capture
+                });
+                if let Some(mv) = found {
+                    return Ok(mv);
+                }
+                let height = self.height(written.from);
+                match written.to.map(|to| (to, self.stack(to))) {
+                    None => "that stack is too far from every edge to bear off",
+                    Some((to, _)) if !to.is_on(self.size()) => "the landing square is off the board",
+                    Some((_, Some((side, _)))) if side == self.side_to_move() => {
+                        "the landing square holds a friendly stack"
+                    }
+                    Some((_, Some(_))) if !written.capture => "that lands on an enemy stack: write it with 'x'",
+                    Some((_, None)) if written.capture => "the landing square is empty: write it with '-'",
+                    _ => {
+                        return Err(IllegalMove(format!(
+                            "{text}: a stack of height {height} moves exactly {height} squares in a straight line"
+                        )))
+                    }
+                }
+            }
+        };
+        Err(IllegalMove(format!("{text}: {why}")))
+    }
 }
