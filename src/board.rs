@@ -382,6 +382,15 @@ impl Geometry {
 static GEOMETRY_8: Geometry = Geometry::new(BoardSize::Eight);
 static GEOMETRY_9: Geometry = Geometry::new(BoardSize::Nine);
 
+/// Reads a board size argument of the command line (`8` or `9`), for clap.
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    match text {
+        "8" => Ok(8),
+        "9" => Ok(9),
+        _ => Err(format!("'{text}' is not a board size: use 8 or 9")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

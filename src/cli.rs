@@ -31,7 +31,7 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
         /// Board size of the start position (ignored with --fen, whose board sets the size).
-        #[arg(long, default_value_t = 8, value_parser = parse_size)]
+        #[arg(long, default_value_t = 8, value_parser = crate::board::parse_size)]
         size: usize,
         /// Print the count below each root move.
         #[arg(long)]
@@ -56,14 +56,6 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
     },
-}
-
-pub(crate) fn parse_size(text: &str) -> Result<usize, String> {
-    match text {
-        "8" => Ok(8),
-        "9" => Ok(9),
-        _ => Err(format!("'{text}' is not a board size: use 8 or 9")),
-    }
 }
 
 /// Runs the program with the process arguments; returns the exit code.

@@ -11,8 +11,9 @@ use crate::board::BoardSize;
 
 use super::builtin::Builtin;
 use super::crowded;
+use super::engine_spec::{EngineKind, EngineSpec};
 use super::openings::{self, OpeningFilter};
-use super::player::{EngineKind, EngineSpec, Timeouts};
+use super::player::Timeouts;
 use super::report::Tally;
 use super::runner::{self, MatchConfig, MoveLimits};
 use super::stats::Sprt;
@@ -78,7 +79,7 @@ pub struct MatchArgs {
     #[arg(long)]
     depth: Option<u32>,
     /// Board size of the start position and of random openings.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::parse_size)]
+    #[arg(long, default_value_t = 8, value_parser = crate::board::parse_size)]
     size: usize,
     /// Openings file: one LFEN per line, optionally followed by ` moves ...`; used in order.
     #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
@@ -127,7 +128,7 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 100)]
     count: usize,
     /// Board size.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::parse_size)]
+    #[arg(long, default_value_t = 8, value_parser = crate::board::parse_size)]
     size: usize,
     /// Random seed: the same seed prints the same openings.
     #[arg(long, default_value_t = 1)]

@@ -5,8 +5,9 @@
 //!
 //! - [`command`]: the two subcommands' flags and what they print;
 //! - [`runner`]: scheduling of game pairs over worker threads, the game loop and the referee;
-//! - [`player`]: what the runner asks of a player, implemented by [`ugi_client`] (a child process
-//!   spoken to in UGI, with timeouts, killed and restarted when it hangs) and [`builtin`];
+//! - [`engine_spec`]: which player to start and how; [`player`]: what the runner asks of a
+//!   player, implemented by [`ugi_client`] (a child process spoken to in UGI, with timeouts,
+//!   killed and restarted when it hangs) and [`builtin`];
 //! - [`stats`]: Elo, error bars, LOS and SPRT from game-pair statistics; [`report`]: the summary;
 //! - [`records`]: the one-line-per-game record format; [`openings`]: opening files and random
 //!   openings; [`crowded`]: capture-heavy middle games, the quiescence search's stress test.
@@ -14,6 +15,7 @@
 pub mod builtin;
 pub mod command;
 pub mod crowded;
+pub mod engine_spec;
 pub mod openings;
 pub mod player;
 pub mod records;

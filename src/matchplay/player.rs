@@ -1,4 +1,5 @@
-//! What the runner asks of a player, whether an external UGI engine or a built-in one.
+//! What the runner asks of a player, whether an external UGI engine or a built-in one. Which
+//! player to start, and starting it, is `engine_spec`.
 
 use std::time::Duration;
 
@@ -6,44 +7,7 @@ use crate::limits::Limits;
 use crate::moves::Move;
 use crate::position::Position;
 
-use super::builtin::{Builtin, BuiltinPlayer};
-use super::ugi_client::UgiEngine;
 use super::Reason;
-
-/// How to start one player of a match.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
-    /// The name shown in tables and written in records.
-    pub name: String,
-    /// What runs.
-    pub kind: EngineKind,
-    /// UGI options, sent as `setoption name <NAME> value <VALUE>` after the handshake.
-    pub options: Vec<(String, String)>,
-    /// This engine's own `movetime` (ms), instead of the match's: for time-odds matches such
-    /// as the engine at 200 ms/move against itself at 50 ms/move.
-    pub movetime: Option<u64>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-/// What kind of player an [`EngineSpec`] starts.
-pub enum EngineKind {
-    /// A program and its arguments.
-    Command(Vec<String>),
-    /// A built-in player (no process).
-    Builtin(Builtin),
-}
-
-impl EngineSpec {
-    /// Starts a fresh player (an external engine is spawned lazily, at its first game).
-    pub fn create(&self, timeouts: Timeouts) -> Box<dyn Player> {
-        match &self.kind {
-            EngineKind::Command(argv) => {
-                Box::new(UgiEngine::new(argv.clone(), self.options.clone(), timeouts))
-            }
-            EngineKind::Builtin(kind) => Box::new(BuiltinPlayer::new(*kind)),
-        }
-    }
-}
 
 /// How long the runner waits for the handshake replies (`ugiok`, `readyok`) of an engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,8 +22,9 @@ use crate::board::Side;
 use crate::limits::{Clock, Limits};
 use crate::moves::Move;
 
+use super::engine_spec::EngineSpec;
 use super::openings::Opening;
-use super::player::{EngineSpec, MoveRequest, Player, Timeouts};
+use super::player::{MoveRequest, Player, Timeouts};
 use super::records::{ending_of, GameRecord};
 use super::stats::Sprt;
 use super::Reason;
