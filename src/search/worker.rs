@@ -69,6 +69,9 @@ pub struct Worker<'a> {
     /// `Some` for the main thread.
     main: Option<MainDuties>,
     nodes: u64,
+    /// The main thread's node limit, `u64::MAX` for helpers: read at every node, so kept
+    /// apart from `main`.
+    node_limit: u64,
     /// Set when the thread must return up its tree; see [`Unwind`].
     unwind: Option<Unwind>,
     /// The split points this thread searches moves of, whose cut-offs it watches.
@@ -106,6 +109,7 @@ impl<'a> Worker<'a> {
             params,
             main,
             nodes: 0,
+            node_limit: main.map_or(u64::MAX, |main| main.node_limit),
             unwind: None,
             watching: Watched::new(),
             seldepth: 0,
@@ -128,7 +132,7 @@ impl<'a> Worker<'a> {
             return true;
         }
         self.nodes += 1;
-        if self.main.is_some_and(|main| self.nodes >= main.node_limit) {
+        if self.nodes >= self.node_limit {
             self.unwind = Some(Unwind::SearchOver);
         }
         if self.nodes.is_multiple_of(CHECK_INTERVAL) {
