@@ -15,6 +15,8 @@ pub struct Params {
     pub tt: bool,
     /// Quiescence search on captures at the leaves (else the static evaluation).
     pub qsearch: bool,
+    /// Probe and store the table in quiescence too (with `tt`).
+    pub qsearch_tt: bool,
     /// Quiescence plies that may try every move while the king is attacked (0: none).
     pub evasion_plies: i32,
     /// Quiescence plies that try every capture; deeper, only recaptures on the square of the
@@ -62,6 +64,7 @@ impl Default for Params {
         Params {
             tt: true,
             qsearch: true,
+            qsearch_tt: true,
             evasion_plies: 2,
             qsearch_full_plies: 4,
             delta_pruning: true,
@@ -142,9 +145,10 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name.
-pub const SPECS: [ParamSpec; 20] = [
+pub const SPECS: [ParamSpec; 21] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
+    switch!("QSearchTT", qsearch_tt),
     number!("EvasionPlies", evasion_plies, 0, 16),
     number!("QSearchFullPlies", qsearch_full_plies, 0, 128),
     switch!("DeltaPruning", delta_pruning),

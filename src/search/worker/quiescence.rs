@@ -43,7 +43,8 @@ impl Worker<'_> {
             return score;
         }
         let key = position.key();
-        let entry = self.probe(key, ply);
+        let use_table = self.params.qsearch_tt;
+        let entry = self.probe(key, ply).filter(|_| use_table);
         if let Some(entry) = entry {
             if entry.cuts_off(node.alpha, node.beta) {
                 return entry.score;
@@ -109,7 +110,9 @@ impl Worker<'_> {
             alpha: node.alpha,
             beta: node.beta,
         };
-        self.store(key, ply, 0, outcome, static_eval);
+        if use_table {
+            self.store(key, ply, 0, outcome, static_eval);
+        }
         best_score
     }
 }
