@@ -156,7 +156,19 @@ impl Engine {
                 }
             }
             Command::Position(command) => self.set_position(command),
-            Command::Go(limits) => self.go(limits),
+            Command::Go(go) => {
+                if !go.ignored.is_empty() {
+                    self.out.send(&ugi::warning_line(format!(
+                        "go: ignored {}",
+                        go.ignored
+                            .iter()
+                            .map(|w| format!("'{w}'"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    )));
+                }
+                self.go(go.limits)
+            }
             Command::Perft(depth) => self.start_perft(depth),
             Command::Bench(depth) => self.start_bench(depth.unwrap_or(bench::DEFAULT_DEPTH)),
             Command::Stop => {

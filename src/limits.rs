@@ -22,4 +22,7 @@ pub struct Clock {
     pub time: [u64; 2],
     /// Added to a side's clock after each of its moves.
     pub increment: [u64; 2],
+    /// Moves until the next time control (UCI `movestogo`): the clock must last that many
+    /// moves of the side to move, after which it is topped up. `None`: the rest of the game.
+    pub moves_to_go: Option<u32>,
 }

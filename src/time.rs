@@ -62,8 +62,19 @@ impl TimeBudget {
             let time = clock.time[side.index()];
             let increment = clock.increment[side.index()];
             let available = time.saturating_sub(CLOCK_MARGIN_MS);
-            let clock_hard = (available / HARD_FRACTION).max(1);
-            let clock_soft = (available / MOVES_TO_GO + increment * 3 / 4).clamp(1, clock_hard);
+            // With `movestogo`, the clock has to last only that many moves before it is
+            // topped up: plan an even share of it, and let the hard deadline grow towards the
+            // whole clock (three quarters of it for the last move before the control).
+            let moves = clock
+                .moves_to_go
+                .map_or(MOVES_TO_GO, |n| u64::from(n).clamp(1, MOVES_TO_GO));
+            let clock_hard = if moves < HARD_FRACTION {
+                available * 3 / (4 * moves)
+            } else {
+                available / HARD_FRACTION
+            }
+            .max(1);
+            let clock_soft = (available / moves + increment * 3 / 4).clamp(1, clock_hard);
             soft = Some(soft.map_or(clock_soft, |s| s.min(clock_soft)));
             hard = Some(hard.map_or(clock_hard, |h| h.min(clock_hard)));
         }
@@ -103,11 +114,40 @@ mod tests {
     use super::*;
     use crate::limits::Clock;
 
+    #[test]
+    fn moves_to_go_shares_the_clock_among_the_moves_left() {
+        let with = |moves_to_go| {
+            let mut limits = clock(10_040, 0);
+            if let Some(clock) = limits.clock.as_mut() {
+                clock.moves_to_go = moves_to_go;
+            }
+            TimeBudget::new(&limits, Side::Blue)
+        };
+        let ms = |d: Option<Duration>| d.unwrap().as_millis() as u64;
+        // Without it, a 25th of the clock; with 40 moves to go, no more than that.
+        assert_eq!(ms(with(None).soft), 400);
+        assert_eq!(ms(with(Some(40)).soft), 400);
+        assert_eq!(ms(with(Some(10)).soft), 1000);
+        // The last move before the control may use most of the clock, never all of it.
+        assert_eq!(ms(with(Some(1)).hard), 7500);
+        assert_eq!(ms(with(Some(1)).soft), 7500);
+        assert_eq!(ms(with(Some(2)).hard), 3750);
+        assert_eq!(ms(with(Some(0)).hard), 7500);
+        for n in 1..60 {
+            let budget = with(Some(n));
+            assert!(
+                ms(budget.soft) <= ms(budget.hard) && ms(budget.hard) < 10_000,
+                "{n}"
+            );
+        }
+    }
+
     fn clock(time: u64, increment: u64) -> Limits {
         Limits {
             clock: Some(Clock {
                 time: [time, 1_000_000],
                 increment: [increment, 0],
+                moves_to_go: None,
             }),
             ..Limits::default()
         }

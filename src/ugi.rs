@@ -112,6 +112,20 @@ pub enum Query {
     Moves,
 }
 
+/// `go` as understood: its limits, and the words it did not know, which are ignored (the
+/// search runs with the rest, as UCI engines do, so a runner that sends a parameter this engine
+/// lacks still gets its `bestmove`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoCommand {
+    /// What bounds the search.
+    pub limits: Limits,
+    /// The unknown words, each quoted through [`shown`] (at most [`MAX_IGNORED_SHOWN`]).
+    pub ignored: Vec<String>,
+}
+
+/// How many ignored words a `go` warning quotes.
+pub const MAX_IGNORED_SHOWN: usize = 8;
+
 /// One input line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -126,7 +140,7 @@ pub enum Command {
     /// `position ...`.
     Position(PositionCommand),
     /// `go` with its limits (a bare `go` is infinite).
-    Go(Limits),
+    Go(GoCommand),
     /// `go perft <depth>`.
     Perft(u32),
     /// `stop`.
@@ -274,7 +288,7 @@ mod reply;
 
 pub use reply::{
     bestmove_line, board_picture, error_line, eval_report, game_over_line, handshake, info_line,
-    response,
+    read_info, response, warning_line, InfoFields,
 };
 
 type Tokens<'a> = std::str::SplitWhitespace<'a>;
@@ -418,10 +432,21 @@ fn parse_position(mut tokens: Tokens) -> Result<PositionCommand, CommandError> {
 
 /// `go`: the clock fields fill a [`Clock`] (p1 = Blue = index 0; a missing field is 0); a bare
 /// `go` searches until `stop`, as `go infinite`.
+/// The clock parameters of `go`: their UGI names, their UCI aliases (white = Blue = p1), and
+/// the slot of [`parse_go`]'s clock they fill.
+const CLOCK_WORDS: [(&str, &str); 4] = [
+    ("p1time", "wtime"),
+    ("p2time", "btime"),
+    ("p1inc", "winc"),
+    ("p2inc", "binc"),
+];
+
 fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
     const COMMAND: &str = "go";
-    let mut limits = Limits::default();
+    let mut go = GoCommand::default();
+    let limits = &mut go.limits;
     let mut clock: [Option<u64>; 4] = [None; 4];
+    let mut moves_to_go = None;
     let mut any = false;
     while let Some(token) = tokens.next() {
         let first = !any;
@@ -432,6 +457,9 @@ fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
             command: COMMAND,
             token,
         };
+        let clock_slot = CLOCK_WORDS
+            .iter()
+            .position(|&(ugi, uci)| token == ugi || token == uci);
         match token {
             "perft" if first => {
                 let depth = number("perft depth", value("the perft depth")?)?;
@@ -445,19 +473,21 @@ fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
             "nodes" => limits.nodes = Some(number("nodes", value("the node count")?)?),
             "movetime" if limits.movetime.is_some() => return Err(repeated("movetime")),
             "movetime" => limits.movetime = Some(milliseconds("movetime", value("the time")?)?),
-            "p1time" | "p2time" | "p1inc" | "p2inc" => {
-                let (index, name) = match token {
-                    "p1time" => (0, "p1time"),
-                    "p2time" => (1, "p2time"),
-                    "p1inc" => (2, "p1inc"),
-                    _ => (3, "p2inc"),
-                };
-                if clock[index].is_some() {
+            "movestogo" if moves_to_go.is_some() => return Err(repeated("movestogo")),
+            "movestogo" => moves_to_go = Some(number("movestogo", value("the move count")?)?),
+            _ if clock_slot.is_some() => {
+                let slot = clock_slot.expect("matched");
+                let name = CLOCK_WORDS[slot].0;
+                if clock[slot].is_some() {
                     return Err(repeated(name));
                 }
-                clock[index] = Some(milliseconds(name, value("the time in ms")?)?);
+                clock[slot] = Some(milliseconds(name, value("the time in ms")?)?);
             }
-            other => return Err(CommandError::unexpected(COMMAND, other)),
+            other => {
+                if go.ignored.len() < MAX_IGNORED_SHOWN {
+                    go.ignored.push(shown(other));
+                }
+            }
         }
     }
     if clock.iter().any(Option::is_some) {
@@ -465,12 +495,50 @@ fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
         limits.clock = Some(Clock {
             time: [ms(0), ms(1)],
             increment: [ms(2), ms(3)],
+            moves_to_go,
         });
+    } else if moves_to_go.is_some() {
+        go.ignored.push("movestogo (no clock given)".to_owned());
     }
-    if !any {
+    let understood = *limits != Limits::default();
+    if !understood {
+        // A bare `go` (or one with nothing understood) searches until `stop`.
         limits.infinite = true;
     }
-    Ok(Command::Go(limits))
+    Ok(Command::Go(go))
+}
+
+/// The `go` line that [`parse_go`] reads back as `limits`: what a match runner sends. Clocks use
+/// the UGI names; a `movestogo` follows them.
+pub fn go_line(limits: &Limits) -> String {
+    let mut go = String::from("go");
+    if let Some(clock) = limits.clock {
+        let values = [
+            clock.time[0],
+            clock.time[1],
+            clock.increment[0],
+            clock.increment[1],
+        ];
+        for ((name, _), value) in CLOCK_WORDS.iter().zip(values) {
+            go += &format!(" {name} {value}");
+        }
+        if let Some(moves) = clock.moves_to_go {
+            go += &format!(" movestogo {moves}");
+        }
+    }
+    if let Some(movetime) = limits.movetime {
+        go += &format!(" movetime {movetime}");
+    }
+    if let Some(depth) = limits.depth {
+        go += &format!(" depth {depth}");
+    }
+    if let Some(nodes) = limits.nodes {
+        go += &format!(" nodes {nodes}");
+    }
+    if limits.infinite {
+        go += " infinite";
+    }
+    go
 }
 
 /// A time in ms; a negative one (a runner's clock that ran past zero) counts as 0.
@@ -515,29 +583,103 @@ mod tests {
             panic!("go should parse");
         };
         assert_eq!(
-            limits.clock,
+            limits.limits.clock,
             Some(Clock {
                 time: [1000, 2000],
-                increment: [10, 20]
+                increment: [10, 20],
+                moves_to_go: None,
             })
         );
+        let limits = limits.limits;
         assert_eq!(
             (limits.depth, limits.nodes, limits.movetime),
             (Some(7), Some(99), Some(50))
         );
         assert!(!limits.infinite);
-        let Ok(Command::Go(limits)) = parse("go p2time -5") else {
+        let Ok(Command::Go(go)) = parse("go p2time -5") else {
             panic!("a negative time is read as 0");
         };
-        assert_eq!(limits.clock.map(|c| c.time), Some([0, 0]));
+        assert_eq!(go.limits.clock.map(|c| c.time), Some([0, 0]));
         assert_eq!(
             parse("go"),
-            Ok(Command::Go(Limits {
-                infinite: true,
-                ..Limits::default()
+            Ok(Command::Go(GoCommand {
+                limits: Limits {
+                    infinite: true,
+                    ..Limits::default()
+                },
+                ignored: Vec::new(),
             }))
         );
         assert_eq!(parse("go perft 3"), Ok(Command::Perft(3)));
+    }
+
+    #[test]
+    fn uci_clock_names_movestogo_and_unknown_words() {
+        let Ok(Command::Go(go)) = parse("go wtime 900 btime 800 winc 9 binc 8 movestogo 12") else {
+            panic!("UCI clock names are aliases");
+        };
+        assert_eq!(
+            go.limits.clock,
+            Some(Clock {
+                time: [900, 800],
+                increment: [9, 8],
+                moves_to_go: Some(12),
+            })
+        );
+        assert!(go.ignored.is_empty());
+        let Ok(Command::Go(go)) = parse("go ponder depth 3 mate 2 \u{1b}]0;x") else {
+            panic!("unknown words do not refuse go");
+        };
+        assert_eq!(go.limits.depth, Some(3));
+        assert_eq!(go.ignored, ["ponder", "mate", "2", "?]0;x"]);
+        let Ok(Command::Go(go)) = parse("go sideways") else {
+            panic!("nothing understood: infinite");
+        };
+        assert!(go.limits.infinite && go.ignored == ["sideways"]);
+    }
+
+    /// `go_line` prints what `parse_go` reads: the runner's `go` and the engine's are one text.
+    #[test]
+    fn go_line_round_trips() {
+        let clock = Clock {
+            time: [60_000, 59_000],
+            increment: [100, 0],
+            moves_to_go: Some(40),
+        };
+        for limits in [
+            Limits {
+                clock: Some(clock),
+                ..Limits::default()
+            },
+            Limits {
+                clock: Some(Clock {
+                    moves_to_go: None,
+                    ..clock
+                }),
+                movetime: Some(500),
+                ..Limits::default()
+            },
+            Limits {
+                depth: Some(9),
+                nodes: Some(12_345),
+                ..Limits::default()
+            },
+            Limits {
+                infinite: true,
+                movetime: Some(5),
+                ..Limits::default()
+            },
+        ] {
+            let line = go_line(&limits);
+            assert_eq!(
+                parse(&line),
+                Ok(Command::Go(GoCommand {
+                    limits,
+                    ignored: Vec::new()
+                })),
+                "{line}"
+            );
+        }
     }
 
     #[test]
@@ -547,9 +689,9 @@ mod tests {
             "go depth x",
             "go depth -1",
             "go nodes 1 nodes 2",
-            "go wtime 100",
+            "go wtime 100 p1time 100",
+            "go movestogo x wtime 100",
             "go infinite infinite",
-            "go depth 3 perft 2",
             "go perft",
             "go perft 2 depth 3",
         ] {

@@ -514,7 +514,6 @@ fn malformed_input_gives_at_most_one_error_line_each() {
         "go depth -3",
         "go nodes many",
         "go movetime",
-        "go sideways",
         "go perft",
         "go perft x",
         "go infinite infinite",
@@ -673,6 +672,49 @@ fn development_options_set_search_parameters_or_give_one_error() {
     assert!(!handshake.iter().any(|line| line.contains("QSearch")));
     let (infos, best) = engine.go("go depth 4");
     assert!(!infos.is_empty() && best.len() == 5, "{infos:?} {best}");
+}
+
+#[test]
+fn go_ignores_unknown_words_with_one_warning_and_still_answers() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    // A GUI's `go` with words this engine does not know (yet): one warning, then the search.
+    let (infos, best) = engine.go("go depth 3 sideways 7 \u{1b}]0;x");
+    let warnings: Vec<&String> = infos.iter().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 1, "{infos:?}");
+    assert_eq!(
+        warnings[0],
+        "info string warning: go: ignored 'sideways' '7' '?]0;x'"
+    );
+    assert!(
+        infos.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{infos:?}"
+    );
+    assert_eq!(best.len(), 5);
+}
+
+#[test]
+fn uci_clock_names_and_movestogo_are_understood() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    for go in [
+        "go wtime 3000 btime 3000 winc 0 binc 0",
+        "go wtime 3000 btime 3000 movestogo 10",
+        // The last move before the time control, with little time left: it must still answer
+        // well inside the clock.
+        "go wtime 300 btime 300 movestogo 1",
+    ] {
+        let asked = Instant::now();
+        let (infos, best) = engine.go(go);
+        let took = asked.elapsed();
+        eprintln!("{go}: {took:?}");
+        assert!(
+            !infos.iter().any(|l| is_error(l) || l.contains("warning")),
+            "{go}: {infos:?}"
+        );
+        assert_eq!(best.len(), 5, "{go}");
+        assert!(took < Duration::from_millis(3000), "{go}: {took:?}");
+    }
 }
 
 #[test]

@@ -339,6 +339,7 @@ fn stop_and_time_limits_are_obeyed() {
         clock: Some(Clock {
             time: [60, 60],
             increment: [0, 0],
+            moves_to_go: None,
         }),
         ..Limits::default()
     };

@@ -259,6 +259,7 @@ pub fn play_game(
             clock: config.limits.clock.map(|_| Clock {
                 time: clock,
                 increment: [increment; 2],
+                moves_to_go: None,
             }),
             infinite: false,
         };

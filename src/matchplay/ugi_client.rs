@@ -17,7 +17,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::limits::Limits;
+use crate::ugi;
 
 use super::player::{Failure, MoveRequest, Player, Reply, Timeouts};
 use super::Reason;
@@ -239,30 +239,6 @@ fn first_word_is(line: &str, word: &str) -> bool {
     line.split_whitespace().next() == Some(word)
 }
 
-/// The `go` command for these limits.
-pub fn go_command(limits: &Limits) -> String {
-    let mut go = String::from("go");
-    if let Some(clock) = limits.clock {
-        go += &format!(
-            " p1time {} p2time {} p1inc {} p2inc {}",
-            clock.time[0], clock.time[1], clock.increment[0], clock.increment[1]
-        );
-    }
-    if let Some(movetime) = limits.movetime {
-        go += &format!(" movetime {movetime}");
-    }
-    if let Some(depth) = limits.depth {
-        go += &format!(" depth {depth}");
-    }
-    if let Some(nodes) = limits.nodes {
-        go += &format!(" nodes {nodes}");
-    }
-    if limits.infinite {
-        go += " infinite";
-    }
-    go
-}
-
 /// An external UGI engine: the command, its options, and the process when running.
 pub struct UgiEngine {
     argv: Vec<String>,
@@ -375,7 +351,7 @@ impl Player for UgiEngine {
                 position += &format!(" {mv}");
             }
         }
-        let go = go_command(&request.limits);
+        let go = ugi::go_line(&request.limits);
         self.with_process(|process| {
             process.send(&position)?;
             process.send(&go)?;
@@ -387,7 +363,7 @@ impl Player for UgiEngine {
                 |l| first_word_is(l, "bestmove"),
                 |l| {
                     if first_word_is(l, "info") {
-                        if let Some(d) = info_depth(l) {
+                        if let Some(d) = ugi::read_info(l).and_then(|info| info.depth) {
                             depth = Some(d);
                         }
                     }
@@ -402,15 +378,4 @@ impl Player for UgiEngine {
             })
         })
     }
-}
-
-/// The `depth` field of an `info` line.
-fn info_depth(line: &str) -> Option<u32> {
-    let mut words = line.split_whitespace();
-    while let Some(word) = words.next() {
-        if word == "depth" {
-            return words.next()?.parse().ok();
-        }
-    }
-    None
 }

@@ -8,6 +8,7 @@ use super::{Dialect, Query, OPTIONS};
 use crate::board::Side;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::score::Score;
 use crate::search::Info;
 
 /// The answer to `ugi` / `uci`: id lines, one line per option, then `ugiok` / `uciok`.
@@ -34,6 +35,11 @@ pub fn error_line(message: impl fmt::Display) -> String {
     format!("info string error: {message}")
 }
 
+/// A warning: `info string warning: <message>` (the command still ran).
+pub fn warning_line(message: impl fmt::Display) -> String {
+    format!("info string warning: {message}")
+}
+
 /// One finished iteration: `info depth .. seldepth .. score .. nodes .. nps .. time .. hashfull ..
 /// pv ..` (`pv` is left out when the search gave none).
 pub fn info_line(info: &Info) -> String {
@@ -48,6 +54,63 @@ pub fn info_line(info: &Info) -> String {
         }
     }
     line
+}
+
+/// The fields of an `info` line read back, from this engine or another: the ones present, in
+/// any order, others skipped. The inverse of [`info_line`], for the match runner.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InfoFields {
+    /// `depth`.
+    pub depth: Option<u32>,
+    /// `seldepth`.
+    pub seldepth: Option<u32>,
+    /// `score cp X` or `score mate N` (a mate as its shortest distance in plies).
+    pub score: Option<Score>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+    /// `nps`.
+    pub nps: Option<u64>,
+    /// `time`, in milliseconds.
+    pub time_ms: Option<u64>,
+    /// `hashfull`.
+    pub hashfull: Option<u32>,
+    /// `pv`, the moves as written (the rest of the line).
+    pub pv: Vec<String>,
+}
+
+/// Reads an `info` line (not `info string`); `None` for any other line.
+pub fn read_info(line: &str) -> Option<InfoFields> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return None;
+    }
+    let mut fields = InfoFields::default();
+    while let Some(word) = words.next() {
+        match word {
+            "string" => return None,
+            "depth" => fields.depth = words.next().and_then(|w| w.parse().ok()),
+            "seldepth" => fields.seldepth = words.next().and_then(|w| w.parse().ok()),
+            "nodes" => fields.nodes = words.next().and_then(|w| w.parse().ok()),
+            "nps" => fields.nps = words.next().and_then(|w| w.parse().ok()),
+            "time" => fields.time_ms = words.next().and_then(|w| w.parse().ok()),
+            "hashfull" => fields.hashfull = words.next().and_then(|w| w.parse().ok()),
+            "score" => {
+                let kind = words.next();
+                let value: Option<i32> = words.next().and_then(|w| w.parse().ok());
+                fields.score = match (kind, value) {
+                    (Some("cp"), Some(cp)) => Some(Score(cp)),
+                    (Some("mate"), Some(moves)) if moves > 0 => Some(Score::win_in(2 * moves - 1)),
+                    (Some("mate"), Some(moves)) => Some(Score::loss_in(-2 * moves)),
+                    _ => None,
+                };
+            }
+            "pv" => {
+                fields.pv = words.by_ref().map(str::to_owned).collect();
+            }
+            _ => {}
+        }
+    }
+    Some(fields)
 }
 
 /// `bestmove <move>`, or `bestmove none` when the game is over.
@@ -173,6 +236,67 @@ mod tests {
         let lost = Position::from_lfen("8/8/8/8/8/8/b1b1b1b1b1b1b1b1/8 r").unwrap();
         assert_eq!(response(Query::Result, &lost), "response p1win");
         assert_eq!(response(Query::Moves, &lost), "response none");
+    }
+
+    /// `read_info` reads back every field `info_line` prints, and printing what it read gives
+    /// the same line.
+    #[test]
+    fn info_lines_round_trip() {
+        let start = Position::start(crate::board::BoardSize::Eight);
+        let pv: Vec<Move> = (0..3)
+            .scan(start, |position, _| {
+                let mv = position.legal_moves()[0];
+                *position = position.play(mv);
+                Some(mv)
+            })
+            .collect();
+        for score in [
+            Score(-37),
+            Score(0),
+            Score::win_in(1),
+            Score::win_in(5),
+            Score::loss_in(4),
+        ] {
+            let info = Info {
+                depth: 12,
+                seldepth: 20,
+                score,
+                nodes: 123_456,
+                nps: 4_000_000,
+                time_ms: 31,
+                hashfull: 87,
+                pv: pv.clone(),
+            };
+            let line = info_line(&info);
+            let fields = read_info(&line).expect("an info line");
+            assert_eq!(fields.depth, Some(12));
+            assert_eq!(fields.seldepth, Some(20));
+            assert_eq!(fields.score.map(|s| s.to_string()), Some(score.to_string()));
+            assert_eq!(
+                (fields.nodes, fields.nps, fields.time_ms),
+                (Some(123_456), Some(4_000_000), Some(31))
+            );
+            assert_eq!(fields.hashfull, Some(87));
+            let moves: Vec<Move> = fields
+                .pv
+                .iter()
+                .scan(start, |position, text| {
+                    let mv = position.parse_move(text).ok()?;
+                    *position = position.play(mv);
+                    Some(mv)
+                })
+                .collect();
+            let again = Info {
+                score: fields.score.unwrap(),
+                pv: moves,
+                ..info.clone()
+            };
+            assert_eq!(info_line(&again), line);
+        }
+        assert_eq!(read_info("info string error: x"), None);
+        assert_eq!(read_info("bestmove a2-a3"), None);
+        let other = read_info("info multipv 2 depth 7 currmove a2-a3 score cp 5").unwrap();
+        assert_eq!((other.depth, other.score), (Some(7), Some(Score(5))));
     }
 
     #[test]
