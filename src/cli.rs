@@ -81,7 +81,11 @@ pub fn run() -> i32 {
                 Some(text) => match Position::from_lfen(&text) {
                     Ok(position) => position,
                     Err(error) => {
-                        eprintln!("lielow perft: {error}");
+                        let fields: Vec<&str> = text.split_whitespace().collect();
+                        match crate::ugi::lfen_word(&fields, error) {
+                            Some(word) => eprintln!("lielow perft: {error} (found '{word}')"),
+                            None => eprintln!("lielow perft: {error}"),
+                        }
                         return 2;
                     }
                 },

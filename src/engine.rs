@@ -291,14 +291,8 @@ impl Engine {
                     position = position.play(mv);
                 }
                 Err(error) => {
-                    let why = error.to_string();
-                    let why = why
-                        .strip_prefix(&format!("{text}: "))
-                        .or_else(|| why.strip_prefix(&format!("bad move '{text}': ")))
-                        .unwrap_or(&why)
-                        .to_owned();
                     self.out.send(&ugi::error_line(format!(
-                        "position: move {} '{}': {why}; position unchanged",
+                        "position: move {} '{}': {error}; position unchanged",
                         index + 1,
                         ugi::shown(text)
                     )));

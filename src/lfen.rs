@@ -6,49 +6,136 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{BoardSize, Side, Square};
-use crate::position::Position;
+use crate::position::{CrownError, Position};
 
-/// Why a position string was rejected. The message names the problem and where it is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LfenError(pub String);
+/// Why a position string was rejected. The message names the problem and where it is, and
+/// never repeats the input: a caller that shows the input quotes it itself (cut and cleaned).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LfenError {
+    /// Nothing but whitespace.
+    Empty,
+    /// The board has no side to move after it.
+    MissingSide,
+    /// The side to move is not `b` or `r`.
+    BadSide,
+    /// Something follows the side to move.
+    TrailingText,
+    /// The board has this many ranks, not 8 or 9.
+    RankCount(usize),
+    /// A stack letter without its height digit.
+    MissingHeight {
+        /// The rank (1 = bottom).
+        rank: usize,
+        /// The stack's letter (`b`, `r`, `B` or `R`).
+        letter: char,
+    },
+    /// A stack height outside `1..=n`.
+    BadHeight {
+        /// The rank (1 = bottom).
+        rank: usize,
+        /// The stack's letter.
+        letter: char,
+        /// The height written.
+        height: usize,
+        /// The board size.
+        n: usize,
+    },
+    /// A rank covers more than `n` squares.
+    RankTooWide {
+        /// The rank (1 = bottom).
+        rank: usize,
+        /// The board size.
+        n: usize,
+    },
+    /// A rank covers fewer than `n` squares.
+    RankTooShort {
+        /// The rank (1 = bottom).
+        rank: usize,
+        /// The squares it covers.
+        covered: usize,
+        /// The board size.
+        n: usize,
+    },
+    /// A character that is no stack letter nor digit.
+    UnknownCharacter {
+        /// The rank (1 = bottom).
+        rank: usize,
+        /// The character (shown as `U+XXXX` unless printable ASCII).
+        found: char,
+    },
+    /// The crowns break the rules.
+    Crowns(CrownError),
+}
 
 impl fmt::Display for LfenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad LFEN: {}", self.0)
+        f.write_str("bad LFEN: ")?;
+        match *self {
+            LfenError::Empty => f.write_str("empty string: expected '<board> <side>'"),
+            LfenError::MissingSide => {
+                f.write_str("missing side to move: expected 'b' or 'r' after the board")
+            }
+            LfenError::BadSide => f.write_str("bad side to move: expected 'b' or 'r'"),
+            LfenError::TrailingText => f.write_str("trailing text after the side to move"),
+            LfenError::RankCount(count) => write!(f, "{count} ranks: a board has 8 or 9"),
+            LfenError::MissingHeight { rank, letter } => write!(
+                f,
+                "rank {rank}: stack '{letter}' must be followed by its height digit"
+            ),
+            LfenError::BadHeight {
+                rank,
+                letter,
+                height,
+                n,
+            } => write!(
+                f,
+                "rank {rank}: stack '{letter}{height}' has height {height}: heights are 1 to {n}"
+            ),
+            LfenError::RankTooWide { rank, n } => {
+                write!(f, "rank {rank} is wider than {n} squares")
+            }
+            LfenError::RankTooShort { rank, covered, n } => {
+                write!(f, "rank {rank} covers {covered} squares, not {n}")
+            }
+            LfenError::UnknownCharacter { rank, found } => {
+                f.write_str("rank ")?;
+                write!(f, "{rank}: unknown character ")?;
+                if found.is_ascii_graphic() {
+                    write!(f, "'{found}'")?;
+                } else {
+                    write!(f, "U+{:04X}", u32::from(found))?;
+                }
+                f.write_str(" (expected b, r, B, R or a digit)")
+            }
+            LfenError::Crowns(error) => write!(f, "{error}"),
+        }
     }
 }
 
 impl std::error::Error for LfenError {}
 
-fn err<T>(message: impl Into<String>) -> Result<T, LfenError> {
-    Err(LfenError(message.into()))
-}
-
 impl Position {
     /// Parses an LFEN string (`<board> <side>`); surrounding whitespace is ignored.
     pub fn from_lfen(text: &str) -> Result<Position, LfenError> {
         let mut fields = text.split_whitespace();
-        let Some(board) = fields.next() else {
-            return err("empty string: expected '<board> <side>'");
-        };
+        let board = fields.next().ok_or(LfenError::Empty)?;
         let side = match fields.next() {
-            None => return err("missing side to move: expected 'b' or 'r' after the board"),
+            None => return Err(LfenError::MissingSide),
             Some("b") => Side::Blue,
             Some("r") => Side::Red,
-            Some(other) => return err(format!("bad side to move '{other}': expected 'b' or 'r'")),
+            Some(_) => return Err(LfenError::BadSide),
         };
-        if let Some(junk) = fields.next() {
-            return err(format!("trailing junk '{junk}' after the side to move"));
+        if fields.next().is_some() {
+            return Err(LfenError::TrailingText);
         }
         let ranks: Vec<&str> = board.split('/').collect();
-        let Some(size) = BoardSize::from_n(ranks.len()) else {
-            return err(format!("{} ranks: a board has 8 or 9", ranks.len()));
-        };
+        let size = BoardSize::from_n(ranks.len()).ok_or(LfenError::RankCount(ranks.len()))?;
         let n = size.n();
         let mut stacks = Vec::new();
         for (row, rank_text) in ranks.iter().enumerate() {
             let rank = n - 1 - row;
             let rank_name = rank + 1;
+            let too_wide = LfenError::RankTooWide { rank: rank_name, n };
             let mut file = 0usize;
             let mut chars = rank_text.chars();
             while let Some(c) = chars.next() {
@@ -62,35 +149,49 @@ impl Position {
                         };
                         let height = match chars.next() {
                             Some(d @ '0'..='9') => d as usize - '0' as usize,
-                            _ => return err(format!("rank {rank_name}: stack '{c}' must be followed by its height digit")),
+                            _ => {
+                                return Err(LfenError::MissingHeight {
+                                    rank: rank_name,
+                                    letter: c,
+                                })
+                            }
                         };
                         if height == 0 || height > n {
-                            return err(format!("rank {rank_name}: stack '{c}{height}' has height {height}: heights are 1 to {n}"));
+                            return Err(LfenError::BadHeight {
+                                rank: rank_name,
+                                letter: c,
+                                height,
+                                n,
+                            });
                         }
                         if file >= n {
-                            return err(format!("rank {rank_name} is wider than {n} squares"));
+                            return Err(too_wide);
                         }
                         let square =
                             Square::new(file, rank).expect("file and rank are below the size");
                         stacks.push((square, side, height, c.is_ascii_uppercase()));
                         file += 1;
                     }
-                    other => {
-                        return err(format!(
-                        "rank {rank_name}: unknown character '{}' (expected b, r, B, R or a digit)",
-                        other.escape_debug()
-                    ))
+                    found => {
+                        return Err(LfenError::UnknownCharacter {
+                            rank: rank_name,
+                            found,
+                        })
                     }
                 }
                 if file > n {
-                    return err(format!("rank {rank_name} is wider than {n} squares"));
+                    return Err(too_wide);
                 }
             }
             if file < n {
-                return err(format!("rank {rank_name} covers {file} squares, not {n}"));
+                return Err(LfenError::RankTooShort {
+                    rank: rank_name,
+                    covered: file,
+                    n,
+                });
             }
         }
-        Position::from_parts(size, side, &stacks).map_err(LfenError)
+        Position::from_parts(size, side, &stacks).map_err(LfenError::Crowns)
     }
 
     /// The LFEN string of this position.

@@ -130,24 +130,20 @@ impl Position {
         if self.legal_moves().contains(&mv) {
             Ok(self.play(mv))
         } else {
-            Err(IllegalMove(format!("{mv} is not a legal move here")))
+            Err(IllegalMove::NotLegal)
         }
     }
 
     /// Reads a move in canonical notation and checks that it is legal here.
     pub fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
-        let written = MoveText::parse(text).map_err(IllegalMove)?;
+        let written = MoveText::parse(text).map_err(IllegalMove::Text)?;
         if let Some(winner) = self.winner() {
-            return Err(IllegalMove(format!(
-                "{text}: the game is over ({winner} has won)"
-            )));
+            return Err(IllegalMove::GameOver { winner });
         }
-        let why = match self.stack(written.from) {
-            _ if !written.from.is_on(self.size()) => "the origin square is off the board",
-            None => "no stack on the origin square",
-            Some((side, _)) if side != self.side_to_move() => {
-                "the stack there belongs to the opponent"
-            }
+        Err(match self.stack(written.from) {
+            _ if !written.from.is_on(self.size()) => IllegalMove::OriginOffBoard,
+            None => IllegalMove::NoStack,
+            Some((side, _)) if side != self.side_to_move() => IllegalMove::OpponentStack,
             Some(_) => {
                 let found = self.legal_moves().into_iter().find(|m| {
                     m.from() == written.from
@@ -157,23 +153,19 @@ impl Position {
                 if let Some(mv) = found {
                     return Ok(mv);
                 }
-                let height = self.height(written.from);
                 match written.to.map(|to| (to, self.stack(to))) {
-                    None => "that stack is too far from every edge to bear off",
-                    Some((to, _)) if !to.is_on(self.size()) => "the landing square is off the board",
+                    None => IllegalMove::NoBearOff,
+                    Some((to, _)) if !to.is_on(self.size()) => IllegalMove::LandingOffBoard,
                     Some((_, Some((side, _)))) if side == self.side_to_move() => {
-                        "the landing square holds a friendly stack"
+                        IllegalMove::FriendlyLanding
                     }
-                    Some((_, Some(_))) if !written.capture => "that lands on an enemy stack: write it with 'x'",
-                    Some((_, None)) if written.capture => "the landing square is empty: write it with '-'",
-                    _ => {
-                        return Err(IllegalMove(format!(
-                            "{text}: a stack of height {height} moves exactly {height} squares in a straight line"
-                        )))
-                    }
+                    Some((_, Some(_))) if !written.capture => IllegalMove::CaptureNeedsX,
+                    Some((_, None)) if written.capture => IllegalMove::EmptyNeedsDash,
+                    _ => IllegalMove::WrongDistance {
+                        height: self.height(written.from),
+                    },
                 }
             }
-        };
-        Err(IllegalMove(format!("{text}: {why}")))
+        })
     }
 }

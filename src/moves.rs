@@ -119,17 +119,44 @@ pub struct MoveText {
     pub capture: bool,
 }
 
+/// Why a text is no move in canonical notation. The message never repeats the text: a caller
+/// that shows it quotes it itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveTextError {
+    /// Not of the shape `b2-e5`, `b5xe5` or `c4-off`.
+    Shape,
+    /// The origin is no square name.
+    Origin,
+    /// No `-` or `x` after the origin.
+    Separator,
+    /// The landing is no square name nor `off`.
+    Landing,
+    /// The landing square is the origin.
+    SameSquare,
+}
+
+impl fmt::Display for MoveTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MoveTextError::Shape => "expected a move like b2-e5, b5xe5 or c4-off",
+            MoveTextError::Origin => "the origin square must be a1..i9",
+            MoveTextError::Separator => "expected '-' or 'x' after the origin square",
+            MoveTextError::Landing => "the landing square must be a1..i9 or 'off'",
+            MoveTextError::SameSquare => "the landing square equals the origin",
+        })
+    }
+}
+
+impl std::error::Error for MoveTextError {}
+
 impl MoveText {
-    /// Parses the canonical notation. Errors say what is wrong with the text.
-    pub fn parse(text: &str) -> Result<MoveText, String> {
-        let bad = |why: &str| Err(format!("bad move '{text}': {why}"));
+    /// Parses the canonical notation.
+    pub fn parse(text: &str) -> Result<MoveText, MoveTextError> {
         if !text.is_ascii() || text.len() < 4 {
-            return bad("expected a move like b2-e5, b5xe5 or c4-off");
+            return Err(MoveTextError::Shape);
         }
         let (from_text, rest) = text.split_at(2);
-        let Some(from) = Square::parse(from_text) else {
-            return bad("the origin square must be a1..i9");
-        };
+        let from = Square::parse(from_text).ok_or(MoveTextError::Origin)?;
         let (separator, to_text) = rest.split_at(1);
         match (separator, to_text) {
             ("-", "off") => Ok(MoveText {
@@ -138,15 +165,15 @@ impl MoveText {
                 capture: false,
             }),
             ("-" | "x", _) => match Square::parse(to_text) {
-                Some(to) if to == from => bad("the landing square equals the origin"),
+                Some(to) if to == from => Err(MoveTextError::SameSquare),
                 Some(to) => Ok(MoveText {
                     from,
                     to: Some(to),
                     capture: separator == "x",
                 }),
-                None => bad("the landing square must be a1..i9 or 'off'"),
+                None => Err(MoveTextError::Landing),
             },
-            _ => bad("expected '-' or 'x' after the origin square"),
+            _ => Err(MoveTextError::Separator),
         }
     }
 }

@@ -9,7 +9,7 @@
 use std::fmt;
 
 use crate::board::{Bitboard, BoardSize, Side, Square, MAX_HEIGHT};
-use crate::moves::Move;
+use crate::moves::{Move, MoveTextError};
 use crate::zobrist;
 
 /// A legal Lielow position of either board size, or the final position of a finished game.
@@ -32,17 +32,110 @@ pub struct Position {
     winner: Option<Side>,
 }
 
-/// Why a move cannot be played in a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove(pub String);
+/// Why a move cannot be played in a position. The message never repeats the move's text: a
+/// caller that shows it quotes it itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The text is no move.
+    Text(MoveTextError),
+    /// The game is over.
+    GameOver {
+        /// Who won.
+        winner: Side,
+    },
+    /// The origin square is off this board.
+    OriginOffBoard,
+    /// No stack stands on the origin square.
+    NoStack,
+    /// The stack on the origin square is the opponent's.
+    OpponentStack,
+    /// A bear-off of a stack that cannot reach the edge.
+    NoBearOff,
+    /// The landing square is off this board.
+    LandingOffBoard,
+    /// The landing square holds a friendly stack.
+    FriendlyLanding,
+    /// A capture written with `-`.
+    CaptureNeedsX,
+    /// A move to an empty square written with `x`.
+    EmptyNeedsDash,
+    /// The landing is not exactly the stack's height away in a straight line.
+    WrongDistance {
+        /// The stack's height.
+        height: usize,
+    },
+    /// The move is not among the legal moves (a move given as a value, not text).
+    NotLegal,
+}
 
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match *self {
+            IllegalMove::Text(error) => write!(f, "{error}"),
+            IllegalMove::GameOver { winner } => write!(f, "the game is over ({winner} has won)"),
+            IllegalMove::OriginOffBoard => f.write_str("the origin square is off the board"),
+            IllegalMove::NoStack => f.write_str("no stack on the origin square"),
+            IllegalMove::OpponentStack => f.write_str("the stack there belongs to the opponent"),
+            IllegalMove::NoBearOff => {
+                f.write_str("that stack is too far from every edge to bear off")
+            }
+            IllegalMove::LandingOffBoard => f.write_str("the landing square is off the board"),
+            IllegalMove::FriendlyLanding => {
+                f.write_str("the landing square holds a friendly stack")
+            }
+            IllegalMove::CaptureNeedsX => {
+                f.write_str("that lands on an enemy stack: write it with 'x'")
+            }
+            IllegalMove::EmptyNeedsDash => {
+                f.write_str("the landing square is empty: write it with '-'")
+            }
+            IllegalMove::WrongDistance { height } => write!(
+                f,
+                "a stack of height {height} moves exactly {height} squares in a straight line"
+            ),
+            IllegalMove::NotLegal => f.write_str("not a legal move here"),
+        }
     }
 }
 
 impl std::error::Error for IllegalMove {}
+
+/// Why a set of stacks is no position: its crowns break the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrownError {
+    /// A side with two crowned stacks.
+    TwoCrowns {
+        /// The side.
+        side: Side,
+        /// The first crowned stack.
+        first: Square,
+        /// The second.
+        second: Square,
+    },
+    /// A side whose uniquely tallest stack does not carry its crown.
+    NotOnTallest {
+        /// The side.
+        side: Side,
+        /// Its uniquely tallest stack.
+        tallest: Square,
+    },
+}
+
+impl fmt::Display for CrownError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            CrownError::TwoCrowns {
+                side,
+                first,
+                second,
+            } => write!(f, "{side} has two crowns, on {first} and {second}"),
+            CrownError::NotOnTallest { side, tallest } => write!(
+                f,
+                "{side}'s uniquely tallest stack on {tallest} must carry its crown (uppercase letter)"
+            ),
+        }
+    }
+}
 
 impl Position {
     /// The start position of a board size.
@@ -362,19 +455,21 @@ impl Position {
         size: BoardSize,
         side_to_move: Side,
         stacks: &[(Square, Side, usize, bool)],
-    ) -> Result<Position, String> {
+    ) -> Result<Position, CrownError> {
         let mut position = Position::empty(size, side_to_move);
         for &(square, side, height, crowned) in stacks {
-            if !(1..=size.n()).contains(&height) {
-                return Err(format!(
-                    "stack on {square} has height {height}: heights are 1 to {}",
-                    size.n()
-                ));
-            }
+            debug_assert!(
+                (1..=size.n()).contains(&height),
+                "the caller checks heights"
+            );
             position.put(side, height, square);
             if crowned {
-                if let Some(other) = position.crowns[side.index()] {
-                    return Err(format!("{side} has two crowns, on {other} and {square}"));
+                if let Some(first) = position.crowns[side.index()] {
+                    return Err(CrownError::TwoCrowns {
+                        side,
+                        first,
+                        second: square,
+                    });
                 }
                 position.set_crown(side, Some(square));
             }
@@ -382,9 +477,7 @@ impl Position {
         for side in Side::BOTH {
             if let Some(tallest) = position.uniquely_tallest(side) {
                 if position.crowns[side.index()] != Some(tallest) {
-                    return Err(format!(
-                        "{side}'s uniquely tallest stack on {tallest} must carry its crown (uppercase letter)"
-                    ));
+                    return Err(CrownError::NotOnTallest { side, tallest });
                 }
             }
         }

@@ -193,7 +193,13 @@ pub enum CommandError {
         token: &'static str,
     },
     /// The LFEN of `position fen` is malformed.
-    BadFen(LfenError),
+    BadFen {
+        /// What is wrong.
+        error: LfenError,
+        /// The word the error is about, quoted through [`shown`], when it is one word (a bad
+        /// side to move, trailing text).
+        word: Option<String>,
+    },
     /// `query` of something unknown.
     UnknownQuery(String),
     /// `setoption` of an unknown option.
@@ -246,7 +252,13 @@ impl fmt::Display for CommandError {
             CommandError::Repeated { command, token } => {
                 write!(f, "{command}: '{token}' given twice")
             }
-            CommandError::BadFen(error) => write!(f, "position: {error}"),
+            CommandError::BadFen { error, word } => {
+                write!(f, "position: {error}")?;
+                match word {
+                    Some(word) => write!(f, " (found '{word}')"),
+                    None => Ok(()),
+                }
+            }
             CommandError::UnknownQuery(word) => write!(
                 f,
                 "unknown query '{word}' (expected gameover, p1turn, result, fen or moves)"
@@ -404,6 +416,17 @@ fn parse_setoption(mut tokens: Tokens) -> Result<OptionSetting, CommandError> {
     })
 }
 
+/// The word of an LFEN's `fields` that `error` is about, quoted through [`shown`], if the error
+/// is about one word.
+pub fn lfen_word(fields: &[&str], error: LfenError) -> Option<String> {
+    let index = match error {
+        LfenError::BadSide => 1,
+        LfenError::TrailingText => 2,
+        _ => return None,
+    };
+    fields.get(index).map(|word| shown(word))
+}
+
 fn parse_position(mut tokens: Tokens) -> Result<PositionCommand, CommandError> {
     const COMMAND: &str = "position";
     let start = match tokens.next() {
@@ -416,7 +439,11 @@ fn parse_position(mut tokens: Tokens) -> Result<PositionCommand, CommandError> {
             for _ in 0..fields.len() {
                 tokens.next();
             }
-            let position = Position::from_lfen(&fields.join(" ")).map_err(CommandError::BadFen)?;
+            let position =
+                Position::from_lfen(&fields.join(" ")).map_err(|error| CommandError::BadFen {
+                    error,
+                    word: lfen_word(&fields, error),
+                })?;
             Start::Fen(Box::new(position))
         }
         Some(other) => return Err(CommandError::unexpected(COMMAND, other)),
@@ -740,7 +767,7 @@ mod tests {
         assert_eq!(command.moves, ["a2-a3", "zz"]);
         assert!(matches!(
             parse("position fen 8/8 b"),
-            Err(CommandError::BadFen(_))
+            Err(CommandError::BadFen { .. })
         ));
         for line in [
             "position",

@@ -718,6 +718,29 @@ fn uci_clock_names_and_movestogo_are_understood() {
 }
 
 #[test]
+fn errors_quote_the_input_short_and_clean() {
+    let mut engine = Engine::start();
+    let escape = "\u{1b}]0;x\u{7}";
+    for (line, expected) in [
+        (
+            format!("position fen 8/8/8/8/8/8/8/8 {escape}"),
+            "info string error: position: bad LFEN: bad side to move: expected 'b' or 'r' (found '?]0;x?')".to_owned(),
+        ),
+        (
+            format!("position fen 8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b {}", "j".repeat(1 << 20)),
+            format!("info string error: position: bad LFEN: trailing text after the side to move (found '{}...')", "j".repeat(40)),
+        ),
+        (
+            format!("position startpos moves a2-a3 {escape}"),
+            "info string error: position: move 2 '?]0;x?': the origin square must be a1..i9; position unchanged".to_owned(),
+        ),
+    ] {
+        let lines = engine.ask(&line);
+        assert_eq!(lines, [expected], "{}", line.chars().take(40).collect::<String>());
+    }
+}
+
+#[test]
 fn d_eval_and_bench_print_their_reports() {
     let mut engine = Engine::start();
     engine.send("position startpos moves a2-a3");

@@ -17,6 +17,7 @@ use crate::limits::Limits;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::Searcher;
+use crate::ugi::shown;
 
 /// Where a game pair starts: a position and the moves already played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,14 +40,22 @@ impl Opening {
         if tokens.len() < 2 {
             return Err("expected '<board> <side> [moves ...]'".into());
         }
-        let start = Position::from_lfen(&tokens[..2].join(" ")).map_err(|e| e.to_string())?;
+        let start =
+            Position::from_lfen(&tokens[..2].join(" ")).map_err(
+                |error| match crate::ugi::lfen_word(&tokens, error) {
+                    Some(word) => format!("{error} (found '{word}')"),
+                    None => error.to_string(),
+                },
+            )?;
         let mut moves = Vec::new();
         let mut position = start;
         match tokens.get(2) {
             None => {}
             Some(&"moves") => {
                 for text in &tokens[3..] {
-                    let mv = position.parse_move(text).map_err(|e| e.to_string())?;
+                    let mv = position
+                        .parse_move(text)
+                        .map_err(|e| format!("move '{}': {e}", shown(text)))?;
                     position = position.play(mv);
                     moves.push(mv);
                 }

@@ -16,6 +16,7 @@ use std::fmt;
 use crate::board::Side;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::ugi::shown;
 
 use super::Reason;
 
@@ -72,7 +73,7 @@ impl GameRecord {
         for text in moves.split_whitespace() {
             let mv = position
                 .parse_move(text)
-                .map_err(|e| format!("move {}: {e}", played.len() + 1))?;
+                .map_err(|e| format!("move {} '{}': {e}", played.len() + 1, shown(text)))?;
             position = position.play(mv);
             played.push(mv);
         }
@@ -103,7 +104,7 @@ impl GameRecord {
         for (i, &mv) in self.moves.iter().enumerate() {
             position = position
                 .try_play(mv)
-                .map_err(|e| format!("move {}: {e}", i + 1))?;
+                .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
         }
         match (position.winner(), self.reason.is_forfeit()) {
             (Some(winner), false) => {

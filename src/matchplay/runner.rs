@@ -314,7 +314,7 @@ pub fn play_game(
                 let detail = if reply.text.is_empty() {
                     "bestmove without a move".to_string()
                 } else {
-                    error.to_string()
+                    format!("'{}': {error}", crate::ugi::shown(&reply.text))
                 };
                 result.detail = Some(detail);
                 break (us.opponent(), Reason::IllegalMove);
