@@ -122,12 +122,11 @@ impl Engine {
         engine
     }
 
-    /// A searcher with the current options applied (at start, or after a search panicked).
+    /// A searcher with the current options applied (at start, or after a search panicked). Its
+    /// table is allocated at the next `isready` or `go` ([`Engine::allocate_table`]): UCI asks
+    /// engines not to take large memory before `isready`.
     fn fresh_searcher(&self) -> Searcher {
-        let mut searcher = Searcher::new();
-        if let Err(why) = searcher.set_hash_mb(self.hash_mb) {
-            self.out.send(&ugi::error_line(why));
-        }
+        let mut searcher = Searcher::without_table();
         if let Err(why) = searcher.set_threads(self.threads) {
             self.out.send(&ugi::error_line(why));
         }
@@ -147,7 +146,11 @@ impl Engine {
         };
         match command {
             Command::Hello(dialect) => self.out.send(&ugi::handshake(dialect)),
-            Command::IsReady => self.out.send("readyok"),
+            Command::IsReady => {
+                // `readyok` is the sign that the table is allocated.
+                self.allocate_table();
+                self.out.send("readyok");
+            }
             Command::SetOption(setting) => self.set_option(setting),
             Command::NewGame => {
                 if let Some(searcher) = self.idle_searcher("uginewgame") {
@@ -186,6 +189,31 @@ impl Engine {
             Command::Eval => self.out.send(&ugi::eval_report(&self.position)),
         }
         Flow::Continue
+    }
+
+    /// Gives the idle searcher's table the `Hash` size if it has another (or none yet). A size
+    /// the machine cannot give is reported in one error line, and the previous table is kept
+    /// (at start, the default size is taken instead).
+    fn allocate_table(&mut self) {
+        self.reap(false);
+        let wanted = self.hash_mb;
+        let Some(searcher) = self.searcher.as_mut() else {
+            return; // a job holds it: its table was allocated before the job started
+        };
+        if searcher.hash_mb() == wanted {
+            return;
+        }
+        if let Err(why) = searcher.set_hash_mb(wanted) {
+            if searcher.hash_mb() == 0 {
+                // Nothing was allocated yet: the default size was had at every start so far.
+                let _ = searcher.set_hash_mb(ugi::HASH.default);
+            }
+            self.hash_mb = searcher.hash_mb();
+            self.out.send(&ugi::error_line(format!(
+                "Hash {wanted} MiB: {why}; keeping {} MiB",
+                self.hash_mb
+            )));
+        }
     }
 
     /// A new game from the start position of `BoardSize`.
@@ -242,12 +270,10 @@ impl Engine {
                 self.reset_game();
             }
             OptionSetting::HashMb(megabytes) => {
-                let Some(searcher) = self.idle_searcher("setoption Hash") else {
-                    return;
-                };
-                match searcher.set_hash_mb(megabytes) {
-                    Ok(()) => self.hash_mb = megabytes,
-                    Err(why) => self.out.send(&ugi::error_line(why)),
+                // Allocated at the next `isready` or `go`, which report a size that cannot be
+                // had.
+                if self.idle_searcher("setoption Hash").is_some() {
+                    self.hash_mb = megabytes;
                 }
             }
             OptionSetting::SearchParam { name, value } => {
@@ -310,6 +336,7 @@ impl Engine {
         if self.idle_searcher("go").is_none() {
             return;
         }
+        self.allocate_table();
         if let Some(winner) = self.position.winner() {
             self.out.send(&ugi::game_over_line(winner));
             self.out.send(&ugi::bestmove_line(None));

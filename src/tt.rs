@@ -140,6 +140,37 @@ pub struct TranspositionTable {
     generation: u8,
 }
 
+/// A table size the machine could not give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocationError {
+    /// The size asked for, in MiB.
+    pub megabytes: usize,
+}
+
+impl std::fmt::Display for AllocationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate {} MiB", self.megabytes)
+    }
+}
+
+/// `count` empty buckets, or `None` if the allocator refuses.
+fn allocate(count: usize) -> Option<Vec<Bucket>> {
+    let mut buckets = Vec::new();
+    buckets.try_reserve_exact(count).ok()?;
+    buckets.resize_with(count, Bucket::default);
+    Some(buckets)
+}
+
+/// The memory the system can still give, where it says (Linux: `MemAvailable`). Allocation
+/// itself seldom fails where memory is overcommitted: the process would be killed later, when
+/// the table is written, so sizes beyond this are refused up front.
+fn available_bytes() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
 /// Converts a score to its stored form: proven results count from this node instead of the root.
 #[inline]
 pub fn to_tt(score: i32, ply: i32) -> i32 {
@@ -201,28 +232,61 @@ fn bound_bits(data: u64) -> u64 {
 
 impl TranspositionTable {
     /// A table of `megabytes` MiB (at least one bucket).
+    ///
+    /// # Panics
+    /// If the memory cannot be had (use [`TranspositionTable::try_resize`] for sizes a user
+    /// chose).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let mut table = TranspositionTable {
+        let mut table = TranspositionTable::unallocated();
+        table
+            .try_resize(megabytes)
+            .expect("memory for the transposition table");
+        table
+    }
+
+    /// A table with no entries yet: [`TranspositionTable::try_resize`] must give it some before
+    /// it is searched with (the protocol allocates at the first `isready` or `go`).
+    pub fn unallocated() -> TranspositionTable {
+        TranspositionTable {
             buckets: Vec::new(),
             generation: 0,
-        };
-        table.resize(megabytes);
-        table
+        }
+    }
+
+    /// Whether the table has entries (see [`TranspositionTable::unallocated`]).
+    pub fn is_allocated(&self) -> bool {
+        !self.buckets.is_empty()
     }
 
     /// Makes the table an empty one of `megabytes` MiB. The old entries are freed before the new
     /// ones are allocated, so the process never holds both (the peak memory stays near the Hash
-    /// setting).
-    pub fn resize(&mut self, megabytes: usize) {
+    /// setting). A size the machine cannot give (more than its available memory, or refused by
+    /// the allocator) is an error, and the table keeps its old size, emptied.
+    pub fn try_resize(&mut self, megabytes: usize) -> Result<(), AllocationError> {
         let count = (megabytes.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
         self.generation = 0;
         if count == self.buckets.len() {
             // Same size: clearing keeps the allocator from holding a freed copy resident.
             self.clear();
-            return;
+            return Ok(());
         }
+        let refused = AllocationError { megabytes };
+        if available_bytes().is_some_and(|free| count * BUCKET_BYTES > free + self.bytes()) {
+            return Err(refused);
+        }
+        let old_count = self.buckets.len();
         self.buckets = Vec::new();
-        self.buckets.resize_with(count, Bucket::default);
+        match allocate(count) {
+            Some(buckets) => {
+                self.buckets = buckets;
+                Ok(())
+            }
+            None => {
+                // The old size was had before: take it again.
+                self.buckets = allocate(old_count).unwrap_or_default();
+                Err(refused)
+            }
+        }
     }
 
     /// The size in bytes of the entries.
@@ -353,6 +417,14 @@ mod tests {
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         assert_eq!(std::mem::align_of::<Bucket>(), 64);
         assert_eq!(TranspositionTable::new(1).bytes(), 1024 * 1024);
+        let mut table = TranspositionTable::new(2);
+        // More than any machine here has: refused, and the old size kept.
+        assert_eq!(
+            table.try_resize(1 << 40),
+            Err(AllocationError { megabytes: 1 << 40 })
+        );
+        assert_eq!(table.bytes(), 2 * 1024 * 1024);
+        assert!(!TranspositionTable::unallocated().is_allocated());
     }
 
     #[test]

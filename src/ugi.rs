@@ -38,9 +38,9 @@ pub struct SpinOption {
 /// Transposition table size in MiB.
 pub const HASH: SpinOption = SpinOption {
     name: "Hash",
-    default: 16,
+    default: crate::search::DEFAULT_HASH_MB,
     min: 1,
-    max: 65_536,
+    max: crate::search::MAX_HASH_MB,
 };
 /// Search threads (work splitting, shared table).
 pub const THREADS: SpinOption = SpinOption {

@@ -186,7 +186,7 @@ fn handshake_lists_id_and_options() {
             [
                 format!("id name lielow {}", env!("CARGO_PKG_VERSION")),
                 "id author the lielow developers".to_owned(),
-                "option name Hash type spin default 16 min 1 max 65536".to_owned(),
+                "option name Hash type spin default 16 min 1 max 32768".to_owned(),
                 "option name Threads type spin default 1 min 1 max 256".to_owned(),
                 "option name BoardSize type spin default 8 min 8 max 9".to_owned(),
                 ok.to_owned(),
@@ -738,6 +738,35 @@ fn errors_quote_the_input_short_and_clean() {
         let lines = engine.ask(&line);
         assert_eq!(lines, [expected], "{}", line.chars().take(40).collect::<String>());
     }
+}
+
+/// MemAvailable, in MiB (Linux), if known.
+fn available_mib() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+}
+
+#[test]
+fn a_hash_the_machine_cannot_give_is_refused_at_isready_and_the_old_table_kept() {
+    let mut engine = Engine::start();
+    // No table before the first isready: the handshake alone allocates nothing large.
+    engine.send("setoption name Hash value 8");
+    assert!(engine.sync().is_empty());
+    let max = 32_768;
+    if available_mib().is_some_and(|free| free < max) {
+        engine.send(&format!("setoption name Hash value {max}"));
+        let lines = engine.sync();
+        assert_eq!(
+            lines,
+            [format!(
+                "info string error: Hash {max} MiB: cannot allocate {max} MiB; keeping 8 MiB"
+            )]
+        );
+    }
+    let (infos, best) = engine.go("go depth 3");
+    assert!(!infos.iter().any(|l| is_error(l)), "{infos:?}");
+    assert_eq!(best.len(), 5);
 }
 
 #[test]

@@ -54,8 +54,9 @@ pub use split_point::MAX_THREADS;
 
 /// Hash size of a new searcher, in MiB.
 pub const DEFAULT_HASH_MB: usize = 16;
-/// Largest accepted `Hash`, in MiB.
-pub const MAX_HASH_MB: usize = 64 * 1024;
+/// Largest accepted `Hash`, in MiB (32 GiB; a size the machine cannot give is refused when it
+/// is allocated).
+pub const MAX_HASH_MB: usize = 32 * 1024;
 /// Deepest iteration.
 pub const MAX_DEPTH: u32 = (MAX_PLY - 8) as u32;
 /// Stack size of helper threads: the search recurses up to `MAX_PLY` frames.
@@ -80,8 +81,12 @@ impl Default for Searcher {
 impl Searcher {
     /// A searcher with a [`DEFAULT_HASH_MB`] table and one thread.
     pub fn new() -> Searcher {
+        Searcher::new_with_table(TranspositionTable::new(DEFAULT_HASH_MB))
+    }
+
+    fn new_with_table(tt: TranspositionTable) -> Searcher {
         Searcher {
-            tt: TranspositionTable::new(DEFAULT_HASH_MB),
+            tt,
             threads: vec![ThreadMemory::default()],
             splits: Vec::new(),
             params: Params::default(),
@@ -95,13 +100,25 @@ impl Searcher {
         self.threads.iter_mut().for_each(ThreadMemory::clear);
     }
 
-    /// Resizes the transposition table to `megabytes` MiB (which empties it).
+    /// Resizes the transposition table to `megabytes` MiB (which empties it). A size out of
+    /// range, or one the machine cannot give, is an error; the table then keeps its size.
     pub fn set_hash_mb(&mut self, megabytes: usize) -> Result<(), String> {
         if !(1..=MAX_HASH_MB).contains(&megabytes) {
             return Err(format!("Hash must be 1 to {MAX_HASH_MB} MiB"));
         }
-        self.tt.resize(megabytes);
-        Ok(())
+        self.tt.try_resize(megabytes).map_err(|e| e.to_string())
+    }
+
+    /// A searcher whose table is not allocated yet: [`Searcher::set_hash_mb`] does it (the
+    /// protocol waits for the first `isready` or `go`, as UCI asks of engines). Searching
+    /// first allocates the default size.
+    pub fn without_table() -> Searcher {
+        Searcher::new_with_table(TranspositionTable::unallocated())
+    }
+
+    /// The table's size in MiB (0 while unallocated).
+    pub fn hash_mb(&self) -> usize {
+        self.tt.bytes() >> 20
     }
 
     /// Sets how many threads search (see the module doc). They share the history table.
@@ -140,6 +157,9 @@ impl Searcher {
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         let started = Instant::now();
+        if !self.tt.is_allocated() {
+            self.tt = TranspositionTable::new(DEFAULT_HASH_MB);
+        }
         self.tt.new_search();
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let shared = Shared::new(stop, &self.splits, self.threads.len() - 1);
