@@ -91,6 +91,8 @@ pub struct Engine {
     threads: usize,
     /// The development options' values (`search::params`).
     params: Params,
+    /// `Move Overhead`, in milliseconds.
+    move_overhead_ms: u64,
     /// `None` only while a search job holds it.
     searcher: Option<Searcher>,
     job: Option<Job>,
@@ -115,6 +117,7 @@ impl Engine {
             hash_mb: ugi::HASH.default,
             threads: ugi::THREADS.default,
             params: Params::default(),
+            move_overhead_ms: ugi::MOVE_OVERHEAD.default as u64,
             searcher: None,
             job: None,
         };
@@ -131,6 +134,7 @@ impl Engine {
             self.out.send(&ugi::error_line(why));
         }
         searcher.set_params(self.params);
+        searcher.set_move_overhead_ms(self.move_overhead_ms);
         searcher
     }
 
@@ -274,6 +278,17 @@ impl Engine {
                 // had.
                 if self.idle_searcher("setoption Hash").is_some() {
                     self.hash_mb = megabytes;
+                }
+            }
+            OptionSetting::MoveOverheadMs(milliseconds) => {
+                if let Some(searcher) = self.idle_searcher("setoption Move Overhead") {
+                    searcher.set_move_overhead_ms(milliseconds);
+                    self.move_overhead_ms = milliseconds;
+                }
+            }
+            OptionSetting::ClearHash => {
+                if let Some(searcher) = self.idle_searcher("setoption Clear Hash") {
+                    searcher.clear_hash();
                 }
             }
             OptionSetting::SearchParam { name, value } => {

@@ -17,10 +17,14 @@ use crate::limits::Limits;
 /// million nodes per second, well under a millisecond).
 pub const CHECK_INTERVAL: u64 = 1024;
 
-/// Kept back from the clock for process and pipe latency, in milliseconds.
-pub const CLOCK_MARGIN_MS: u64 = 40;
-/// Kept back from a fixed `movetime`, in milliseconds.
-pub const MOVETIME_MARGIN_MS: u64 = 10;
+/// The default `Move Overhead`: kept back from every time budget for the process and pipe
+/// latency (reading the command, printing `bestmove`, the runner's own overhead), in ms.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+/// Kept back from a clock on top of the move overhead: a clock, unlike a `movetime`, is lost
+/// for good when it runs out.
+pub const CLOCK_SAFETY_MS: u64 = 30;
+/// Kept back from the clock with the default overhead, in milliseconds.
+pub const CLOCK_MARGIN_MS: u64 = DEFAULT_MOVE_OVERHEAD_MS + CLOCK_SAFETY_MS;
 /// The hard deadline never exceeds remaining time / this.
 const HARD_FRACTION: u64 = 4;
 /// Of the remaining time, the soft deadline plans about 1 / this (plus most of the increment).
@@ -39,9 +43,15 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
-    /// The budget for `side` to move under `limits`. `infinite` has no deadline at all; a
-    /// `movetime` and a clock both apply when both are given (the tighter wins).
+    /// The budget for `side` to move under `limits`, with the default move overhead.
     pub fn new(limits: &Limits, side: Side) -> TimeBudget {
+        TimeBudget::with_overhead(limits, side, DEFAULT_MOVE_OVERHEAD_MS)
+    }
+
+    /// The budget for `side` to move under `limits`, keeping `overhead` ms back from every
+    /// budget (half a `movetime` at most). `infinite` has no deadline at all; a `movetime` and
+    /// a clock both apply when both are given (the tighter wins).
+    pub fn with_overhead(limits: &Limits, side: Side, overhead: u64) -> TimeBudget {
         if limits.infinite {
             return TimeBudget {
                 soft: None,
@@ -52,16 +62,14 @@ impl TimeBudget {
         let mut soft: Option<u64> = None;
         let mut hard: Option<u64> = None;
         if let Some(movetime) = limits.movetime {
-            let ms = movetime
-                .saturating_sub(MOVETIME_MARGIN_MS.min(movetime / 2))
-                .max(1);
+            let ms = movetime.saturating_sub(overhead.min(movetime / 2)).max(1);
             soft = Some(ms);
             hard = Some(ms);
         }
         if let Some(clock) = limits.clock {
             let time = clock.time[side.index()];
             let increment = clock.increment[side.index()];
-            let available = time.saturating_sub(CLOCK_MARGIN_MS);
+            let available = time.saturating_sub(overhead + CLOCK_SAFETY_MS);
             // With `movestogo`, the clock has to last only that many moves before it is
             // topped up: plan an even share of it, and let the hard deadline grow towards the
             // whole clock (three quarters of it for the last move before the control).
@@ -187,6 +195,10 @@ mod tests {
         };
         let budget = TimeBudget::new(&limits, Side::Red);
         assert_eq!(budget.hard, Some(Duration::from_millis(190)));
+        let overhead = TimeBudget::with_overhead(&limits, Side::Red, 50);
+        assert_eq!(overhead.hard, Some(Duration::from_millis(150)));
+        let on_clock = TimeBudget::with_overhead(&clock(1_080, 0), Side::Blue, 50);
+        assert_eq!(on_clock.hard, Some(Duration::from_millis(250)));
         let infinite = Limits {
             infinite: true,
             movetime: Some(5),

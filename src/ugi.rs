@@ -56,8 +56,18 @@ pub const BOARD_SIZE: SpinOption = SpinOption {
     min: 8,
     max: 9,
 };
-/// Every option, in handshake order.
-pub const OPTIONS: [SpinOption; 3] = [HASH, THREADS, BOARD_SIZE];
+/// Milliseconds kept back from every time budget for the process and pipe latency of the GUI
+/// or runner (`Move Overhead`, as in Stockfish).
+pub const MOVE_OVERHEAD: SpinOption = SpinOption {
+    name: "Move Overhead",
+    default: crate::time::DEFAULT_MOVE_OVERHEAD_MS as usize,
+    min: 0,
+    max: 5000,
+};
+/// Every spin option, in handshake order.
+pub const OPTIONS: [SpinOption; 4] = [HASH, THREADS, BOARD_SIZE, MOVE_OVERHEAD];
+/// `Clear Hash`: a button (no value) that empties the transposition table.
+pub const CLEAR_HASH: &str = "Clear Hash";
 
 /// A `setoption` whose name and value were both accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +78,10 @@ pub enum OptionSetting {
     Threads(usize),
     /// `BoardSize`: what `startpos` means.
     BoardSize(BoardSize),
+    /// `Move Overhead`, in milliseconds.
+    MoveOverheadMs(u64),
+    /// The `Clear Hash` button.
+    ClearHash,
     /// A development option: one of the search's parameters (`search::params`), not listed by
     /// `ugi`. The value has been checked.
     SearchParam {
@@ -265,7 +279,7 @@ impl fmt::Display for CommandError {
             ),
             CommandError::UnknownOption(name) => write!(
                 f,
-                "unknown option '{name}' (expected Hash, Threads or BoardSize)"
+                "unknown option '{name}' (expected Hash, Threads, BoardSize, Move Overhead or Clear Hash)"
             ),
             CommandError::BadParamValue { name, value, why } => {
                 write!(f, "option {name}: bad value '{value}' ({why})")
@@ -380,6 +394,10 @@ fn parse_setoption(mut tokens: Tokens) -> Result<OptionSetting, CommandError> {
         return Err(CommandError::missing(COMMAND, "the option name"));
     }
     let name = name.join(" ");
+    if name.eq_ignore_ascii_case(CLEAR_HASH) {
+        // A button: a value, if a GUI sends one, means nothing.
+        return Ok(OptionSetting::ClearHash);
+    }
     if value.is_empty() {
         return Err(CommandError::missing(COMMAND, "'value <VALUE>'"));
     }
@@ -412,6 +430,7 @@ fn parse_setoption(mut tokens: Tokens) -> Result<OptionSetting, CommandError> {
     Ok(match option.name {
         "Hash" => OptionSetting::HashMb(number),
         "Threads" => OptionSetting::Threads(number),
+        "Move Overhead" => OptionSetting::MoveOverheadMs(number as u64),
         _ => OptionSetting::BoardSize(BoardSize::from_n(number).ok_or_else(bad)?),
     })
 }

@@ -189,6 +189,8 @@ fn handshake_lists_id_and_options() {
                 "option name Hash type spin default 16 min 1 max 32768".to_owned(),
                 "option name Threads type spin default 1 min 1 max 256".to_owned(),
                 "option name BoardSize type spin default 8 min 8 max 9".to_owned(),
+                "option name Move Overhead type spin default 10 min 0 max 5000".to_owned(),
+                "option name Clear Hash type button".to_owned(),
                 ok.to_owned(),
             ]
         );
@@ -767,6 +769,38 @@ fn a_hash_the_machine_cannot_give_is_refused_at_isready_and_the_old_table_kept()
     let (infos, best) = engine.go("go depth 3");
     assert!(!infos.iter().any(|l| is_error(l)), "{infos:?}");
     assert_eq!(best.len(), 5);
+}
+
+#[test]
+fn clear_hash_and_move_overhead() {
+    let nodes = |infos: &[String]| -> u64 {
+        let last = infos.last().expect("an info line");
+        lielow::ugi::read_info(last)
+            .and_then(|i| i.nodes)
+            .expect("nodes")
+    };
+    // One thread searches deterministically: the second search of a session differs from the
+    // first only by what the first left in the table and the history. With the table cleared
+    // in between (a button: no value), the second search must differ from one that kept it.
+    let mut kept = Engine::start();
+    kept.send("position startpos");
+    let (first, _) = kept.go("go depth 7");
+    let (with_table, _) = kept.go("go depth 7");
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    let (first_again, _) = engine.go("go depth 7");
+    assert_eq!(nodes(&first), nodes(&first_again));
+    assert!(engine.ask("setoption name Clear Hash").is_empty());
+    let (without_table, _) = engine.go("go depth 7");
+    assert_ne!(nodes(&with_table), nodes(&without_table));
+    // An overhead as large as the movetime still leaves half of it, and a move.
+    assert!(engine
+        .ask("setoption name Move Overhead value 5000")
+        .is_empty());
+    let (_, best) = engine.go("go movetime 50");
+    assert_eq!(best.len(), 5);
+    let lines = engine.ask("setoption name Move Overhead value -1");
+    assert!(lines.len() == 1 && is_error(&lines[0]), "{lines:?}");
 }
 
 #[test]

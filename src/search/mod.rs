@@ -70,6 +70,8 @@ pub struct Searcher {
     /// The main thread's split points, allocated with the threads.
     splits: Vec<SplitPoint>,
     params: Params,
+    /// Milliseconds kept back from every time budget (`Move Overhead`).
+    move_overhead_ms: u64,
 }
 
 impl Default for Searcher {
@@ -90,6 +92,7 @@ impl Searcher {
             threads: vec![ThreadMemory::default()],
             splits: Vec::new(),
             params: Params::default(),
+            move_overhead_ms: crate::time::DEFAULT_MOVE_OVERHEAD_MS,
         }
     }
 
@@ -137,6 +140,17 @@ impl Searcher {
         Ok(())
     }
 
+    /// Empties the transposition table alone (`Clear Hash`); killers and history stay.
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Sets the milliseconds kept back from every time budget for the latency of the process
+    /// and of the GUI or runner (`Move Overhead`).
+    pub fn set_move_overhead_ms(&mut self, milliseconds: u64) {
+        self.move_overhead_ms = milliseconds;
+    }
+
     /// The search's parameters (the development options).
     pub fn params(&self) -> &Params {
         &self.params
@@ -164,7 +178,11 @@ impl Searcher {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let shared = Shared::new(stop, &self.splits, self.threads.len() - 1);
         let main_duties = MainDuties {
-            budget: TimeBudget::new(limits, position.side_to_move()),
+            budget: TimeBudget::with_overhead(
+                limits,
+                position.side_to_move(),
+                self.move_overhead_ms,
+            ),
             started,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
         };

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::{Dialect, Query, OPTIONS};
+use super::{Dialect, Query, CLEAR_HASH, OPTIONS};
 use crate::board::Side;
 use crate::moves::Move;
 use crate::position::Position;
@@ -23,6 +23,7 @@ pub fn handshake(dialect: Dialect) -> String {
             option.name, option.default, option.min, option.max
         ));
     }
+    text.push_str(&format!("option name {CLEAR_HASH} type button\n"));
     text.push_str(match dialect {
         Dialect::Ugi => "ugiok",
         Dialect::Uci => "uciok",
