@@ -19,9 +19,11 @@ pub struct Params {
     pub qsearch_tt: bool,
     /// Quiescence plies that may try every move while the king is attacked (0: none).
     pub evasion_plies: i32,
-    /// Quiescence plies that try every capture; deeper, only recaptures on the square of the
-    /// last capture.
+    /// Quiescence plies that try every capture on 8x8; deeper, only recaptures on the square of
+    /// the last capture.
     pub qsearch_full_plies: i32,
+    /// The same on 9x9, where crowded positions have the most captures.
+    pub qsearch_full_plies_9: i32,
     /// Delta pruning in quiescence: skip a capture whose material gain plus `delta_margin`
     /// cannot lift the static evaluation to alpha.
     pub delta_pruning: bool,
@@ -67,6 +69,7 @@ impl Default for Params {
             qsearch_tt: true,
             evasion_plies: 2,
             qsearch_full_plies: 4,
+            qsearch_full_plies_9: 2,
             delta_pruning: true,
             delta_margin: 100,
             exchange_threshold: -50,
@@ -145,12 +148,13 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name.
-pub const SPECS: [ParamSpec; 21] = [
+pub const SPECS: [ParamSpec; 22] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
     number!("EvasionPlies", evasion_plies, 0, 16),
     number!("QSearchFullPlies", qsearch_full_plies, 0, 128),
+    number!("QSearchFullPlies9", qsearch_full_plies_9, 0, 128),
     switch!("DeltaPruning", delta_pruning),
     number!("DeltaMargin", delta_margin, 0, 1000),
     number!("ExchangeThreshold", exchange_threshold, -32000, 1000),

@@ -20,7 +20,7 @@
 //! exchange filter alone still left 1.9 M. The table is probed and stored in quiescence too.
 
 use super::{in_danger, static_eval, Outcome, Worker};
-use crate::board::Square;
+use crate::board::{BoardSize, Square};
 use crate::eval;
 use crate::movegen::Kind;
 use crate::position::Position;
@@ -64,7 +64,11 @@ impl Worker<'_> {
         }
         let kind = if evasions { Kind::All } else { Kind::Captures };
         let count = self.ordering.generate(position, ply, kind, None);
-        let recaptures_only = qdepth >= self.params.qsearch_full_plies;
+        let full_plies = match position.size() {
+            BoardSize::Eight => self.params.qsearch_full_plies,
+            BoardSize::Nine => self.params.qsearch_full_plies_9,
+        };
+        let recaptures_only = qdepth >= full_plies;
         let mut best_move = None;
         for index in 0..count {
             let mv = self.ordering.pick(ply, index);
