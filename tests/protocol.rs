@@ -804,6 +804,22 @@ fn clear_hash_and_move_overhead() {
 }
 
 #[test]
+fn more_threads_than_cores_keep_the_clock() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Threads value 256");
+    engine.send("position startpos moves d2-d3 b7-c6");
+    for _ in 0..3 {
+        let asked = Instant::now();
+        let (_, best) = engine.go("go movetime 50");
+        let took = asked.elapsed();
+        eprintln!("Threads 256, go movetime 50: {took:?}");
+        assert_eq!(best.len(), 5);
+        // Loose: a hang or an oversubscribed machine takes far longer (380-760 ms before).
+        assert!(took < Duration::from_millis(300), "{took:?}");
+    }
+}
+
+#[test]
 fn d_eval_and_bench_print_their_reports() {
     let mut engine = Engine::start();
     engine.send("position startpos moves a2-a3");

@@ -195,6 +195,8 @@ fn several_threads_play_legal_moves_to_the_end_of_games() {
     for size in [BoardSize::Eight, BoardSize::Nine] {
         let mut searcher = Searcher::new();
         searcher.set_threads(3).unwrap();
+        // Every helper runs, even on a machine with fewer cores.
+        searcher.set_helper_limit(8);
         searcher.set_hash_mb(2).unwrap();
         let mut game = Position::start(size);
         let mut plies = 0;
@@ -221,6 +223,8 @@ fn depth_limited_searches_with_several_threads_end_at_that_depth() {
     for (size, threads) in [(BoardSize::Eight, 2), (BoardSize::Nine, 3)] {
         let mut searcher = Searcher::new();
         searcher.set_threads(threads).unwrap();
+        // Every helper runs, even on a machine with fewer cores.
+        searcher.set_helper_limit(8);
         let start = Position::start(size);
         for _ in 0..5 {
             searcher.new_game();
@@ -277,6 +281,8 @@ fn shared_nodes_give_the_same_minimax_value_as_one_thread() {
                 let mut many = Searcher::new();
                 many.set_params(exact_minimax());
                 many.set_threads(threads).unwrap();
+                // Every helper runs, even on a machine with fewer cores.
+                many.set_helper_limit(8);
                 let (result, infos) = search_with(&mut many, &start, &depth(5));
                 assert_eq!(result.score, expected.score, "{lfen}, {threads} threads");
                 assert_eq!(result.depth, 5);
@@ -300,6 +306,8 @@ fn several_threads_find_the_forced_results() {
         for _ in 0..3 {
             let mut searcher = Searcher::new();
             searcher.set_threads(threads).unwrap();
+            // Every helper runs, even on a machine with fewer cores.
+            searcher.set_helper_limit(8);
             let (result, _) = search_with(&mut searcher, &mate_in_two, &depth(8));
             assert_eq!(result.score, Score::win_in(3), "{threads} threads");
             searcher.new_game();

@@ -78,6 +78,8 @@ fn hundreds_of_games_with_several_threads_end_legally_with_the_rules_result() {
     for (size, threads) in [(BoardSize::Eight, 2), (BoardSize::Nine, 3)] {
         let mut searcher = Searcher::new();
         searcher.set_threads(threads).unwrap();
+        // Every helper runs, even on a machine with fewer cores.
+        searcher.set_helper_limit(8);
         searcher.set_hash_mb(4).unwrap();
         for game in 0..100 {
             if game % 10 == 0 {

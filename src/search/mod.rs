@@ -4,7 +4,8 @@
 //! It never prints: each finished iteration of the main thread is handed to a reporting
 //! callback ([`Info`]), and the caller (the protocol layer) decides what to show.
 //!
-//! Threads: `set_threads(N)` runs N - 1 helper threads next to the main one. The main thread
+//! Threads: `set_threads(N)` runs N - 1 helper threads next to the main one (no more than the
+//! machine's hardware threads allow: see [`Searcher::set_helper_limit`]). The main thread
 //! alone iterates, reads the clock, decides when to stop and reports; at the nodes it searches
 //! it shares the moves after the first with idle helpers (`worker/splitting.rs`), and every
 //! thread shares the transposition table and the history table. With one thread a search is
@@ -72,6 +73,8 @@ pub struct Searcher {
     params: Params,
     /// Milliseconds kept back from every time budget (`Move Overhead`).
     move_overhead_ms: u64,
+    /// The most helper threads that run at once (see [`Searcher::set_helper_limit`]).
+    helper_limit: usize,
 }
 
 impl Default for Searcher {
@@ -93,6 +96,8 @@ impl Searcher {
             splits: Vec::new(),
             params: Params::default(),
             move_overhead_ms: crate::time::DEFAULT_MOVE_OVERHEAD_MS,
+            helper_limit: std::thread::available_parallelism()
+                .map_or(0, |n| n.get().saturating_sub(1)),
         }
     }
 
@@ -140,6 +145,15 @@ impl Searcher {
         Ok(())
     }
 
+    /// Sets the most helper threads that run at once, whatever `Threads` says. By default one
+    /// fewer than the machine's hardware threads: more could only time-slice with the main
+    /// thread, which then reads the clock late. (With `Threads` 64 or 256 on 2 cores, helpers
+    /// spinning in a yield loop made `go movetime 50` take 380-760 ms.) Tests raise it to
+    /// exercise several helpers on a small machine.
+    pub fn set_helper_limit(&mut self, helpers: usize) {
+        self.helper_limit = helpers;
+    }
+
     /// Empties the transposition table alone (`Clear Hash`); killers and history stay.
     pub fn clear_hash(&mut self) {
         self.tt.clear();
@@ -176,7 +190,8 @@ impl Searcher {
         }
         self.tt.new_search();
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let shared = Shared::new(stop, &self.splits, self.threads.len() - 1);
+        let shared = Shared::new(stop, &self.splits);
+        let running_helpers = (self.threads.len() - 1).min(self.helper_limit);
         let main_duties = MainDuties {
             budget: TimeBudget::with_overhead(
                 limits,
@@ -192,7 +207,8 @@ impl Searcher {
             .split_first_mut()
             .expect("there is always a main thread");
         let result = std::thread::scope(|scope| {
-            for memory in helper_memory.iter_mut() {
+            // Helpers beyond the limit are not started: they would only time-slice.
+            for memory in helper_memory.iter_mut().take(running_helpers) {
                 let mut helper = Worker::new(memory, tt, &shared, params, None);
                 let spawned = std::thread::Builder::new()
                     .stack_size(HELPER_STACK_BYTES)

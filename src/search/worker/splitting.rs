@@ -136,13 +136,9 @@ impl Worker<'_> {
         }
     }
 
-    /// Helper thread: once it may be awake (see `Shared`), joins split points until the
-    /// search ends.
+    /// Helper thread: joins split points until the search ends.
     pub fn help(&mut self) {
         let shared = self.shared;
-        if !shared.wait_for_permit() {
-            return;
-        }
         shared.set_idle(true);
         while !shared.is_over() {
             let Some(ply) = shared.active_split() else {
