@@ -5,19 +5,36 @@
 //!
 //! What bounds it. In crowded middle games nearly every capture is an even stack-for-stack
 //! trade, and unbounded capture chains ran 28 plies deep: 30 million nodes without finishing
-//! `go depth 1` (a 9x9 position 46 moves into a game). Three bounds, each a parameter:
+//! `go depth 1` (a 9x9 position 46 moves into a game). Four bounds, each a parameter
+//! (development options, see protocol.md):
 //!
-//! - past `QSearchFullPlies` plies (4) only recaptures on the square of the last capture are
-//!   searched: the cap that bounds the tree;
+//! - past `QSearchFullPlies` plies (4 on 8x8; `QSearchFullPlies9`, 2, on 9x9) only recaptures on
+//!   the square of the last capture are searched: the cap that bounds the tree;
 //! - delta pruning: a capture whose material gain plus `DeltaMargin` cannot lift the static
 //!   evaluation to alpha is skipped;
 //! - a capture whose static exchange (`exchange.rs`) is below `ExchangeThreshold` (it loses a
-//!   stack once the recaptures are played out) is skipped.
+//!   stack once the recaptures are played out) is skipped;
+//! - the table is probed and stored in quiescence too (`QSearchTT`).
 //!
-//! Over 200 crowded 9x9 positions (`examples/crowded.rs`), `go depth 4` took at most 5 M nodes
-//! (one did not finish within that) and 2 s before; with the three, at most 116 k nodes and
-//! 50 ms. The cap alone does most of it (cap 2: 82 k, 6: 342 k, 8: 1.3 M nodes at most); the
-//! exchange filter alone still left 1.9 M. The table is probed and stored in quiescence too.
+//! Node counts, 1,000 crowded 9x9 positions (`examples/crowded.rs`), `go depth 4`: before, 22 did
+//! not finish within 2 M nodes and the 99th percentile was 2 M nodes (1.2 s); with the bounds
+//! the maximum is 92 k nodes (38 ms). The cap does most of it (over 200 positions, at most: cap
+//! 2, 82 k nodes; 4, 116 k; 6, 342 k; 8, 1.3 M; none, over 5 M); the exchange filter alone left
+//! 1.9 M; without the table in quiescence the 99th percentile grows from 89 k to 161 k nodes.
+//!
+//! Elo of each (the engine with the part changed against the default, 50 ms/move, 8 random
+//! opening plies, 95% intervals):
+//!
+//! | change | 8x8 | 9x9 |
+//! |---|---|---|
+//! | all bounds against none (the engine before them) | −6.9 ± 26.9 (400 games) | cap 4: +60.0 ± 49.9 (152); final, cap 2: +2.3 ± 29.8 (300); together 239-213, about +20 |
+//! | cap 2 instead of 4 | −18.9 (700: −11.6 ± 31.2, −24.4 ± 29.3) | +19.9 (700: +23.2 ± 32.8, +17.4 ± 32.0) |
+//! | no delta pruning | −2.3 ± 32.5 (300) | −4.6 ± 32.2 (300) |
+//! | no exchange filter | +0.0 ± 31.5 (300) | −4.6 ± 38.1 (300) |
+//! | no table in quiescence | −20.9 ± 31.8 (300) | −9.3 ± 35.3 (300) |
+//!
+//! Hence the cap per board size. Delta pruning and the exchange filter show no measurable Elo
+//! either way at this time control; they stay for the node counts they save.
 
 use super::{in_danger, static_eval, Outcome, Worker};
 use crate::board::{BoardSize, Square};
