@@ -174,7 +174,7 @@ impl Engine {
                             .join(" ")
                     )));
                 }
-                self.go(go.limits)
+                self.go(go.limits, &go.searchmoves)
             }
             Command::Perft(depth) => self.start_perft(depth),
             Command::Bench(depth) => self.start_bench(depth.unwrap_or(bench::DEFAULT_DEPTH)),
@@ -345,7 +345,9 @@ impl Engine {
         self.position = position;
     }
 
-    fn go(&mut self, limits: Limits) {
+    /// `go`: `searchmoves` (as written) restricts the root moves; illegal ones are named in one
+    /// error line and the rest searched.
+    fn go(&mut self, limits: Limits, searchmoves: &[String]) {
         // First wait for a stopped search to end: the game-over answer must not depend on
         // whether its thread has finished yet.
         if self.idle_searcher("go").is_none() {
@@ -357,12 +359,38 @@ impl Engine {
             self.out.send(&ugi::bestmove_line(None));
             return;
         }
+        let mut root_moves = Vec::with_capacity(searchmoves.len());
+        let mut refused = Vec::new();
+        for text in searchmoves {
+            match self.position.parse_move(text) {
+                Ok(mv) if !root_moves.contains(&mv) => root_moves.push(mv),
+                Ok(_) => {}
+                Err(error) => refused.push(format!("'{}' ({error})", ugi::shown(text))),
+            }
+        }
+        if !refused.is_empty() {
+            let kept = if root_moves.is_empty() {
+                "no move left to search".to_owned()
+            } else {
+                format!("searching the other {}", root_moves.len())
+            };
+            self.out.send(&ugi::error_line(format!(
+                "go searchmoves: {}; {kept}",
+                refused.join(", ")
+            )));
+            if root_moves.is_empty() {
+                self.out.send(&ugi::bestmove_line(None));
+                return;
+            }
+        }
         let Some(searcher) = self.searcher.take() else {
             return;
         };
         let position = self.position;
         self.spawn(JobKind::Search, move |stop, finished, out| {
-            Some(search_job(searcher, position, limits, stop, finished, out))
+            Some(search_job(
+                searcher, position, limits, root_moves, stop, finished, out,
+            ))
         });
     }
 
@@ -444,13 +472,14 @@ fn search_job(
     mut searcher: Searcher,
     position: Position,
     limits: Limits,
+    root_moves: Vec<Move>,
     stop: Arc<AtomicBool>,
     finished: Arc<AtomicBool>,
     out: Output,
 ) -> Searcher {
     let mut report = |info: &crate::search::Info| out.send(&ugi::info_line(info));
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        searcher.search(&position, &limits, &stop, &mut report)
+        searcher.search_among(&position, &limits, &root_moves, &stop, &mut report)
     }));
     let (proposed, healthy) = match outcome {
         Ok(result) => (result.best_move, true),

@@ -133,6 +133,9 @@ pub enum Query {
 pub struct GoCommand {
     /// What bounds the search.
     pub limits: Limits,
+    /// `searchmoves`: the root moves to search, as written (checked against the position by
+    /// the engine); empty: every move.
+    pub searchmoves: Vec<String>,
     /// The unknown words, each quoted through [`shown`] (at most [`MAX_IGNORED_SHOWN`]).
     pub ignored: Vec<String>,
 }
@@ -487,10 +490,29 @@ const CLOCK_WORDS: [(&str, &str); 4] = [
     ("p2inc", "binc"),
 ];
 
+/// The parameters `go` knows (they end a `searchmoves` list).
+const GO_WORDS: [&str; 15] = [
+    "perft",
+    "infinite",
+    "depth",
+    "nodes",
+    "movetime",
+    "movestogo",
+    "searchmoves",
+    "p1time",
+    "p2time",
+    "p1inc",
+    "p2inc",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+];
+
 fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
     const COMMAND: &str = "go";
     let mut go = GoCommand::default();
-    let limits = &mut go.limits;
+    let mut limits = Limits::default();
     let mut clock: [Option<u64>; 4] = [None; 4];
     let mut moves_to_go = None;
     let mut any = false;
@@ -519,6 +541,23 @@ fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
             "nodes" => limits.nodes = Some(number("nodes", value("the node count")?)?),
             "movetime" if limits.movetime.is_some() => return Err(repeated("movetime")),
             "movetime" => limits.movetime = Some(milliseconds("movetime", value("the time")?)?),
+            "searchmoves" if !go.searchmoves.is_empty() => return Err(repeated("searchmoves")),
+            "searchmoves" => {
+                // Every word up to the next parameter is a move.
+                while let Some(word) = tokens.clone().next() {
+                    if GO_WORDS.contains(&word) {
+                        break;
+                    }
+                    go.searchmoves.push(word.to_owned());
+                    tokens.next();
+                }
+                if go.searchmoves.is_empty() {
+                    return Err(CommandError::missing(
+                        COMMAND,
+                        "the moves after 'searchmoves'",
+                    ));
+                }
+            }
             "movestogo" if moves_to_go.is_some() => return Err(repeated("movestogo")),
             "movestogo" => moves_to_go = Some(number("movestogo", value("the move count")?)?),
             _ if clock_slot.is_some() => {
@@ -546,11 +585,12 @@ fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
     } else if moves_to_go.is_some() {
         go.ignored.push("movestogo (no clock given)".to_owned());
     }
-    let understood = *limits != Limits::default();
+    let understood = limits != Limits::default();
     if !understood {
         // A bare `go` (or one with nothing understood) searches until `stop`.
         limits.infinite = true;
     }
+    go.limits = limits;
     Ok(Command::Go(go))
 }
 
@@ -653,10 +693,15 @@ mod tests {
                     infinite: true,
                     ..Limits::default()
                 },
-                ignored: Vec::new(),
+                ..GoCommand::default()
             }))
         );
         assert_eq!(parse("go perft 3"), Ok(Command::Perft(3)));
+        let Ok(Command::Go(go)) = parse("go searchmoves a2-a3 zz depth 3") else {
+            panic!("searchmoves lists the words up to the next parameter");
+        };
+        assert_eq!(go.searchmoves, ["a2-a3", "zz"]);
+        assert_eq!(go.limits.depth, Some(3));
     }
 
     #[test]
@@ -721,7 +766,7 @@ mod tests {
                 parse(&line),
                 Ok(Command::Go(GoCommand {
                     limits,
-                    ignored: Vec::new()
+                    ..GoCommand::default()
                 })),
                 "{line}"
             );
@@ -737,6 +782,9 @@ mod tests {
             "go nodes 1 nodes 2",
             "go wtime 100 p1time 100",
             "go movestogo x wtime 100",
+            "go searchmoves",
+            "go searchmoves depth 3",
+            "go searchmoves a2-a3 searchmoves b2-b3",
             "go infinite infinite",
             "go perft",
             "go perft 2 depth 3",

@@ -820,6 +820,39 @@ fn more_threads_than_cores_keep_the_clock() {
 }
 
 #[test]
+fn searchmoves_restricts_the_root_moves() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    let (infos, best) = engine.go("go depth 5 searchmoves h2-h3 a2-a3");
+    assert!(["h2-h3", "a2-a3"].contains(&best.as_str()), "{best}");
+    for info in &infos {
+        let pv = &lielow::ugi::read_info(info).expect("info lines only").pv;
+        assert!(["h2-h3", "a2-a3"].contains(&pv[0].as_str()), "{info}");
+    }
+    // One move: it is played, even when it is a poor one.
+    let (_, best) = engine.go("go depth 4 searchmoves a2-a3");
+    assert_eq!(best, "a2-a3");
+    // Illegal ones are named in one error, and the rest is searched.
+    let (infos, best) = engine.go("go depth 3 searchmoves a2-a5 zz b2-b3");
+    assert_eq!(best, "b2-b3");
+    let errors: Vec<&String> = infos.iter().filter(|l| is_error(l)).collect();
+    assert_eq!(errors.len(), 1, "{infos:?}");
+    assert!(
+        errors[0].contains("'a2-a5'") && errors[0].contains("'zz'"),
+        "{errors:?}"
+    );
+    // None left: bestmove none, with the reason.
+    engine.send("go depth 3 searchmoves a7-a6");
+    let lines = engine.until(|line| line.starts_with("bestmove"));
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        is_error(&lines[0]) && lines[0].contains("no move left"),
+        "{lines:?}"
+    );
+    assert_eq!(lines[1], "bestmove none");
+}
+
+#[test]
 fn d_eval_and_bench_print_their_reports() {
     let mut engine = Engine::start();
     engine.send("position startpos moves a2-a3");

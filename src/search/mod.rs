@@ -41,6 +41,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
+use crate::moves::Move;
 use crate::position::Position;
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
@@ -184,6 +185,19 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
+        self.search_among(position, limits, &[], stop, report)
+    }
+
+    /// [`Searcher::search`] of the root moves in `root_moves` only (`go searchmoves`; empty:
+    /// every move). They must be legal in `position`.
+    pub fn search_among(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        root_moves: &[Move],
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
         let started = Instant::now();
         if !self.tt.is_allocated() {
             self.tt = TranspositionTable::new(DEFAULT_HASH_MB);
@@ -217,6 +231,7 @@ impl Searcher {
                 drop(spawned);
             }
             let mut main = Worker::new(main_memory, tt, &shared, params, Some(main_duties));
+            main.restrict_root(root_moves);
             let result = main.iterate(position, max_depth, report);
             shared.finish();
             result

@@ -93,8 +93,24 @@ impl MoveOrdering {
         kind: Kind,
         tt_move: Option<Move>,
     ) -> usize {
+        self.generate_among(position, ply, kind, tt_move, &[])
+    }
+
+    /// [`MoveOrdering::generate`], keeping only the moves in `only` unless it is empty (the
+    /// root of `go searchmoves`).
+    pub fn generate_among(
+        &mut self,
+        position: &Position,
+        ply: usize,
+        kind: Kind,
+        tt_move: Option<Move>,
+        only: &[Move],
+    ) -> usize {
         self.lists[ply].clear();
         movegen::generate_kind(position, kind, &mut self.lists[ply]);
+        if !only.is_empty() {
+            self.lists[ply].retain(|mv| only.contains(mv));
+        }
         self.score_moves(position, ply, tt_move);
         self.lists[ply].len()
     }

@@ -82,6 +82,8 @@ pub struct Worker<'a> {
     root_move: Option<Move>,
     /// `null_plies[ply]`: the move played at `ply` was a null move (no two in a row).
     null_plies: [bool; MAX_PLY + 1],
+    /// The root moves to search (`go searchmoves`); empty: all.
+    root_moves: &'a [Move],
 }
 
 /// How a node's search ended, for the table.
@@ -115,7 +117,13 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             root_move: None,
             null_plies: [false; MAX_PLY + 1],
+            root_moves: &[],
         }
+    }
+
+    /// Searches only `moves` at the root (main thread; empty: every move).
+    pub fn restrict_root(&mut self, moves: &'a [Move]) {
+        self.root_moves = moves;
     }
 
     /// Whether the thread is unwinding.

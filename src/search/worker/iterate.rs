@@ -25,7 +25,9 @@ impl Worker<'_> {
         let main = self.main.expect("only the main thread iterates");
         // Until an iteration completes, play the move ordering's favourite (a king capture if
         // there is one, never a bear-off of the own king unless it is the only move).
-        let count = self.ordering.generate(position, 0, Kind::All, None);
+        let count = self
+            .ordering
+            .generate_among(position, 0, Kind::All, None, self.root_moves);
         let fallback = (count > 0).then(|| self.ordering.pick(0, 0));
         let mut result = SearchResult {
             best_move: fallback,

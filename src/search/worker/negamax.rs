@@ -88,7 +88,10 @@ impl Worker<'_> {
             return score;
         }
 
-        let count = self.ordering.generate(position, ply, Kind::All, tt_move);
+        let only = if ply == 0 { self.root_moves } else { &[] };
+        let count = self
+            .ordering
+            .generate_among(position, ply, Kind::All, tt_move, only);
         if count == 0 {
             // Only a side without stacks has no move, and `winner` caught that.
             return Score::loss_in(ply as i32).0;
