@@ -13,6 +13,8 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until `stop`, whatever else is set.
     pub infinite: bool,
+    /// Stop as soon as a forced win in at most this many moves is proven (UCI `go mate N`).
+    pub mate: Option<u32>,
 }
 
 /// Remaining time and increment of each side, in milliseconds, indexed by `Side::index()`.

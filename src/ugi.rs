@@ -491,8 +491,9 @@ const CLOCK_WORDS: [(&str, &str); 4] = [
 ];
 
 /// The parameters `go` knows (they end a `searchmoves` list).
-const GO_WORDS: [&str; 15] = [
+const GO_WORDS: [&str; 16] = [
     "perft",
+    "mate",
     "infinite",
     "depth",
     "nodes",
@@ -558,6 +559,8 @@ fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
                     ));
                 }
             }
+            "mate" if limits.mate.is_some() => return Err(repeated("mate")),
+            "mate" => limits.mate = Some(number("mate", value("the number of moves")?)?),
             "movestogo" if moves_to_go.is_some() => return Err(repeated("movestogo")),
             "movestogo" => moves_to_go = Some(number("movestogo", value("the move count")?)?),
             _ if clock_slot.is_some() => {
@@ -620,6 +623,9 @@ pub fn go_line(limits: &Limits) -> String {
     }
     if let Some(nodes) = limits.nodes {
         go += &format!(" nodes {nodes}");
+    }
+    if let Some(moves) = limits.mate {
+        go += &format!(" mate {moves}");
     }
     if limits.infinite {
         go += " infinite";
@@ -718,11 +724,11 @@ mod tests {
             })
         );
         assert!(go.ignored.is_empty());
-        let Ok(Command::Go(go)) = parse("go ponder depth 3 mate 2 \u{1b}]0;x") else {
+        let Ok(Command::Go(go)) = parse("go ponder depth 3 sideways 2 \u{1b}]0;x") else {
             panic!("unknown words do not refuse go");
         };
         assert_eq!(go.limits.depth, Some(3));
-        assert_eq!(go.ignored, ["ponder", "mate", "2", "?]0;x"]);
+        assert_eq!(go.ignored, ["ponder", "sideways", "2", "?]0;x"]);
         let Ok(Command::Go(go)) = parse("go sideways") else {
             panic!("nothing understood: infinite");
         };
@@ -753,6 +759,11 @@ mod tests {
             Limits {
                 depth: Some(9),
                 nodes: Some(12_345),
+                ..Limits::default()
+            },
+            Limits {
+                mate: Some(3),
+                movetime: Some(1000),
                 ..Limits::default()
             },
             Limits {

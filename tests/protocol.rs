@@ -853,6 +853,29 @@ fn searchmoves_restricts_the_root_moves() {
 }
 
 #[test]
+fn go_mate_stops_once_a_short_enough_win_is_proven() {
+    let mut engine = Engine::start();
+    // A king capture on the board: mate 1, found at once.
+    engine.send("position fen 8/r1r1r15/8/3R24/8/3B24/b1b1b15/8 b");
+    let (infos, best) = engine.go("go mate 1");
+    assert_eq!(best, "d3xd5");
+    assert!(
+        infos.last().unwrap().contains(" score mate 1 "),
+        "{infos:?}"
+    );
+    // A forced win in two moves: no other limit is given, so only the proof ends the search.
+    engine.send("position fen R11b15/8/b17/8/8/8/8/7b1 b");
+    let (infos, best) = engine.go("go mate 2");
+    let last = infos.last().unwrap();
+    assert!(last.contains(" score mate 2 "), "{infos:?}");
+    assert!(last.contains(&format!(" pv {best}")), "{last}");
+    // Without a forced win, other limits still end it.
+    engine.send("position startpos");
+    let (_, best) = engine.go("go mate 1 movetime 100");
+    assert_eq!(best.len(), 5);
+}
+
+#[test]
 fn d_eval_and_bench_print_their_reports() {
     let mut engine = Engine::start();
     engine.send("position startpos moves a2-a3");

@@ -262,6 +262,7 @@ pub fn play_game(
                 moves_to_go: None,
             }),
             infinite: false,
+            mate: None,
         };
         let budget = match (config.limits.clock, movetime) {
             (Some(_), _) => Some(Duration::from_millis(clock[us.index()])),

@@ -232,6 +232,7 @@ impl Searcher {
             }
             let mut main = Worker::new(main_memory, tt, &shared, params, Some(main_duties));
             main.restrict_root(root_moves);
+            main.stop_at_mate(limits.mate);
             let result = main.iterate(position, max_depth, report);
             shared.finish();
             result

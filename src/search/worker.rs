@@ -84,6 +84,8 @@ pub struct Worker<'a> {
     null_plies: [bool; MAX_PLY + 1],
     /// The root moves to search (`go searchmoves`); empty: all.
     root_moves: &'a [Move],
+    /// `go mate N`: stop once a win in at most N moves is proven.
+    mate_goal: Option<u32>,
 }
 
 /// How a node's search ended, for the table.
@@ -118,7 +120,13 @@ impl<'a> Worker<'a> {
             root_move: None,
             null_plies: [false; MAX_PLY + 1],
             root_moves: &[],
+            mate_goal: None,
         }
+    }
+
+    /// Main thread: ends the search once a forced win in at most `moves` moves is proven.
+    pub fn stop_at_mate(&mut self, moves: Option<u32>) {
+        self.mate_goal = moves;
     }
 
     /// Searches only `moves` at the root (main thread; empty: every move).

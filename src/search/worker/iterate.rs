@@ -88,6 +88,11 @@ impl Worker<'_> {
             if Score(score).is_proven() && depth as i32 > Score::MATE - score.abs() + 2 {
                 break; // the result is proven and the search has looked past it
             }
+            if let (Some(wanted), Some(moves)) = (self.mate_goal, Score(score).mate_moves()) {
+                if moves > 0 && moves as u32 <= wanted {
+                    break; // `go mate N`: a forced win that short is proven
+                }
+            }
         }
         result.nodes = self.total_nodes();
         result
