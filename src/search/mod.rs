@@ -166,11 +166,6 @@ impl Searcher {
         self.move_overhead_ms = milliseconds;
     }
 
-    /// The search's parameters (the development options).
-    pub fn params(&self) -> &Params {
-        &self.params
-    }
-
     /// Sets the search's parameters (for measurements; the default is the engine as it plays).
     pub fn set_params(&mut self, params: Params) {
         self.params = params;

@@ -13,7 +13,7 @@ mod splitting;
 
 use std::time::Instant;
 
-use super::node::{Unwind, MAX_PLY};
+use super::node::{Node, Unwind, MAX_PLY};
 use super::ordering::MoveOrdering;
 use super::params::Params;
 use super::pv::PvTable;
@@ -95,6 +95,21 @@ struct Outcome {
     alpha_on_entry: i32,
     alpha: i32,
     beta: i32,
+}
+
+impl Outcome {
+    /// How the search of `node` ended: entered with `alpha_on_entry` (the node's alpha has
+    /// risen since, if a move beat it), it found `best_score` with `best_move`.
+    #[inline]
+    fn at(node: &Node, alpha_on_entry: i32, best_score: i32, best_move: Option<Move>) -> Outcome {
+        Outcome {
+            best_score,
+            best_move,
+            alpha_on_entry,
+            alpha: node.alpha,
+            beta: node.beta,
+        }
+    }
 }
 
 impl<'a> Worker<'a> {

@@ -158,13 +158,7 @@ impl Worker<'_> {
             }
         }
 
-        let outcome = Outcome {
-            best_score,
-            best_move,
-            alpha_on_entry,
-            alpha: node.alpha,
-            beta: node.beta,
-        };
+        let outcome = Outcome::at(&node, alpha_on_entry, best_score, best_move);
         self.store(key, ply, depth, outcome, static_eval);
         best_score
     }

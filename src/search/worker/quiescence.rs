@@ -124,14 +124,8 @@ impl Worker<'_> {
         if count == 0 && evasions {
             return Score::loss_in(ply as i32).0;
         }
-        let outcome = Outcome {
-            best_score,
-            best_move,
-            alpha_on_entry,
-            alpha: node.alpha,
-            beta: node.beta,
-        };
         if use_table {
+            let outcome = Outcome::at(&node, alpha_on_entry, best_score, best_move);
             self.store(key, ply, 0, outcome, static_eval);
         }
         best_score
