@@ -93,6 +93,8 @@ pub struct Engine {
     params: Params,
     /// `Move Overhead`, in milliseconds.
     move_overhead_ms: u64,
+    /// `MultiPV`.
+    multipv: usize,
     /// `None` only while a search job holds it.
     searcher: Option<Searcher>,
     job: Option<Job>,
@@ -118,6 +120,7 @@ impl Engine {
             threads: ugi::THREADS.default,
             params: Params::default(),
             move_overhead_ms: ugi::MOVE_OVERHEAD.default as u64,
+            multipv: ugi::MULTI_PV.default,
             searcher: None,
             job: None,
         };
@@ -135,6 +138,7 @@ impl Engine {
         }
         searcher.set_params(self.params);
         searcher.set_move_overhead_ms(self.move_overhead_ms);
+        searcher.set_multipv(self.multipv);
         searcher
     }
 
@@ -284,6 +288,12 @@ impl Engine {
                 if let Some(searcher) = self.idle_searcher("setoption Move Overhead") {
                     searcher.set_move_overhead_ms(milliseconds);
                     self.move_overhead_ms = milliseconds;
+                }
+            }
+            OptionSetting::MultiPv(lines) => {
+                if let Some(searcher) = self.idle_searcher("setoption MultiPV") {
+                    searcher.set_multipv(lines);
+                    self.multipv = lines;
                 }
             }
             OptionSetting::ClearHash => {

@@ -64,8 +64,15 @@ pub const MOVE_OVERHEAD: SpinOption = SpinOption {
     min: 0,
     max: 5000,
 };
+/// Principal variations reported per iteration.
+pub const MULTI_PV: SpinOption = SpinOption {
+    name: "MultiPV",
+    default: 1,
+    min: 1,
+    max: 256,
+};
 /// Every spin option, in handshake order.
-pub const OPTIONS: [SpinOption; 4] = [HASH, THREADS, BOARD_SIZE, MOVE_OVERHEAD];
+pub const OPTIONS: [SpinOption; 5] = [HASH, THREADS, BOARD_SIZE, MOVE_OVERHEAD, MULTI_PV];
 /// `Clear Hash`: a button (no value) that empties the transposition table.
 pub const CLEAR_HASH: &str = "Clear Hash";
 
@@ -80,6 +87,8 @@ pub enum OptionSetting {
     BoardSize(BoardSize),
     /// `Move Overhead`, in milliseconds.
     MoveOverheadMs(u64),
+    /// `MultiPV`: principal variations per iteration.
+    MultiPv(usize),
     /// The `Clear Hash` button.
     ClearHash,
     /// A development option: one of the search's parameters (`search::params`), not listed by
@@ -282,7 +291,7 @@ impl fmt::Display for CommandError {
             ),
             CommandError::UnknownOption(name) => write!(
                 f,
-                "unknown option '{name}' (expected Hash, Threads, BoardSize, Move Overhead or Clear Hash)"
+                "unknown option '{name}' (expected Hash, Threads, BoardSize, Move Overhead, MultiPV or Clear Hash)"
             ),
             CommandError::BadParamValue { name, value, why } => {
                 write!(f, "option {name}: bad value '{value}' ({why})")
@@ -434,6 +443,7 @@ fn parse_setoption(mut tokens: Tokens) -> Result<OptionSetting, CommandError> {
         "Hash" => OptionSetting::HashMb(number),
         "Threads" => OptionSetting::Threads(number),
         "Move Overhead" => OptionSetting::MoveOverheadMs(number as u64),
+        "MultiPV" => OptionSetting::MultiPv(number),
         _ => OptionSetting::BoardSize(BoardSize::from_n(number).ok_or_else(bad)?),
     })
 }

@@ -190,6 +190,7 @@ fn handshake_lists_id_and_options() {
                 "option name Threads type spin default 1 min 1 max 256".to_owned(),
                 "option name BoardSize type spin default 8 min 8 max 9".to_owned(),
                 "option name Move Overhead type spin default 10 min 0 max 5000".to_owned(),
+                "option name MultiPV type spin default 1 min 1 max 256".to_owned(),
                 "option name Clear Hash type button".to_owned(),
                 ok.to_owned(),
             ]
@@ -873,6 +874,80 @@ fn go_mate_stops_once_a_short_enough_win_is_proven() {
     engine.send("position startpos");
     let (_, best) = engine.go("go mate 1 movetime 100");
     assert_eq!(best.len(), 5);
+}
+
+/// The `multipv` lines of the last depth reported: (k, score text, first move).
+fn last_lines(infos: &[String]) -> Vec<(u32, String, String)> {
+    let fields: Vec<lielow::ugi::InfoFields> = infos
+        .iter()
+        .filter_map(|line| lielow::ugi::read_info(line))
+        .collect();
+    let depth = fields.last().and_then(|f| f.depth);
+    fields
+        .iter()
+        .filter(|f| f.depth == depth)
+        .map(|f| {
+            (
+                f.multipv.expect("multipv with MultiPV above 1"),
+                f.score.expect("a score").to_string(),
+                f.pv[0].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn multipv_reports_distinct_lines_best_first() {
+    let mut engine = Engine::start();
+    assert!(engine.ask("setoption name MultiPV value 4").is_empty());
+    engine.send("position startpos");
+    let (infos, best) = engine.go("go depth 5");
+    let lines = last_lines(&infos);
+    assert_eq!(lines.len(), 4, "{infos:?}");
+    assert_eq!(lines.iter().map(|l| l.0).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    let scores: Vec<i32> = lines
+        .iter()
+        .map(|l| l.1.strip_prefix("cp ").unwrap().parse().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{lines:?}");
+    let mut firsts: Vec<&String> = lines.iter().map(|l| &l.2).collect();
+    assert_eq!(&best, firsts[0]);
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 4, "{lines:?}");
+
+    // More lines than legal moves: one line per move. A king capture on the board is mate 1.
+    assert!(engine.ask("setoption name MultiPV value 256").is_empty());
+    engine.send("position fen 6R71/8/8/2B61r53/8/8/8/6b61 b");
+    let (infos, best) = engine.go("go depth 3");
+    let lines = last_lines(&infos);
+    assert_eq!(lines.len(), 5, "{infos:?}");
+    assert_eq!(best, lines[0].2);
+
+    // A king capture is line 1, and only line 1: the others are the best of the rest.
+    assert!(engine.ask("setoption name MultiPV value 3").is_empty());
+    engine.send("position fen 8/r1r1r15/8/3R24/8/3B24/b1b1b15/8 b");
+    let (infos, best) = engine.go("go depth 3");
+    let lines = last_lines(&infos);
+    assert_eq!(best, "d3xd5");
+    assert_eq!(
+        (lines[0].1.as_str(), lines[0].2.as_str()),
+        ("mate 1", "d3xd5")
+    );
+    assert!(lines[1..].iter().all(|l| l.2 != "d3xd5"), "{lines:?}");
+    // With searchmoves that leave it out, it is not played.
+    let (_, best) = engine.go("go depth 3 searchmoves a2-a3");
+    assert_eq!(best, "a2-a3");
+
+    // With searchmoves, only those moves have lines.
+    engine.send("position startpos");
+    let (infos, best) = engine.go("go depth 3 searchmoves a2-a3 h2-h3");
+    let lines = last_lines(&infos);
+    assert_eq!(lines.len(), 2, "{infos:?}");
+    let mut firsts: Vec<&str> = lines.iter().map(|l| l.2.as_str()).collect();
+    assert_eq!(best, firsts[0]);
+    firsts.sort();
+    assert_eq!(firsts, ["a2-a3", "h2-h3"]);
 }
 
 #[test]

@@ -76,6 +76,8 @@ pub struct Searcher {
     move_overhead_ms: u64,
     /// The most helper threads that run at once (see [`Searcher::set_helper_limit`]).
     helper_limit: usize,
+    /// Principal variations reported per iteration (`MultiPV`).
+    multipv: usize,
 }
 
 impl Default for Searcher {
@@ -99,6 +101,7 @@ impl Searcher {
             move_overhead_ms: crate::time::DEFAULT_MOVE_OVERHEAD_MS,
             helper_limit: std::thread::available_parallelism()
                 .map_or(0, |n| n.get().saturating_sub(1)),
+            multipv: 1,
         }
     }
 
@@ -153,6 +156,12 @@ impl Searcher {
     /// exercise several helpers on a small machine.
     pub fn set_helper_limit(&mut self, helpers: usize) {
         self.helper_limit = helpers;
+    }
+
+    /// Sets how many principal variations each iteration reports (`MultiPV`, at least 1): the
+    /// best line, then the best without its first move, and so on.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.max(1);
     }
 
     /// Empties the transposition table alone (`Clear Hash`); killers and history stay.
@@ -228,6 +237,7 @@ impl Searcher {
             let mut main = Worker::new(main_memory, tt, &shared, params, Some(main_duties));
             main.restrict_root(root_moves);
             main.stop_at_mate(limits.mate);
+            main.report_lines(self.multipv);
             let result = main.iterate(position, max_depth, report);
             shared.finish();
             result

@@ -93,11 +93,11 @@ impl MoveOrdering {
         kind: Kind,
         tt_move: Option<Move>,
     ) -> usize {
-        self.generate_among(position, ply, kind, tt_move, &[])
+        self.generate_among(position, ply, kind, tt_move, &[], &[])
     }
 
     /// [`MoveOrdering::generate`], keeping only the moves in `only` unless it is empty (the
-    /// root of `go searchmoves`).
+    /// root of `go searchmoves`) and none of `excluded` (the root of a later MultiPV line).
     pub fn generate_among(
         &mut self,
         position: &Position,
@@ -105,11 +105,13 @@ impl MoveOrdering {
         kind: Kind,
         tt_move: Option<Move>,
         only: &[Move],
+        excluded: &[Move],
     ) -> usize {
         self.lists[ply].clear();
         movegen::generate_kind(position, kind, &mut self.lists[ply]);
-        if !only.is_empty() {
-            self.lists[ply].retain(|mv| only.contains(mv));
+        if !only.is_empty() || !excluded.is_empty() {
+            self.lists[ply]
+                .retain(|mv| (only.is_empty() || only.contains(mv)) && !excluded.contains(mv));
         }
         self.score_moves(position, ply, tt_move);
         self.lists[ply].len()

@@ -11,6 +11,8 @@ pub struct Info {
     pub depth: u32,
     /// The deepest ply reached (quiescence included).
     pub seldepth: u32,
+    /// With `MultiPV` above 1, which line this is (1 = best); `None` with one line.
+    pub multipv: Option<u32>,
     /// The score from the side to move's point of view.
     pub score: Score,
     /// Nodes searched so far, every thread included.

@@ -86,6 +86,11 @@ pub struct Worker<'a> {
     root_moves: &'a [Move],
     /// `go mate N`: stop once a win in at most N moves is proven.
     mate_goal: Option<u32>,
+    /// How many principal variations the main thread reports (`MultiPV`).
+    multipv: usize,
+    /// Root moves left out of the MultiPV line being searched (the first moves of the lines
+    /// before it).
+    root_excluded: Vec<Move>,
 }
 
 /// How a node's search ended, for the table.
@@ -136,7 +141,15 @@ impl<'a> Worker<'a> {
             null_plies: [false; MAX_PLY + 1],
             root_moves: &[],
             mate_goal: None,
+            multipv: 1,
+            root_excluded: Vec::new(),
         }
+    }
+
+    /// Main thread: reports `lines` principal variations per iteration (MultiPV), best first.
+    pub fn report_lines(&mut self, lines: usize) {
+        self.multipv = lines.max(1);
+        self.root_excluded = Vec::with_capacity(self.multipv);
     }
 
     /// Main thread: ends the search once a forced win in at most `moves` moves is proven.
@@ -218,13 +231,23 @@ impl<'a> Worker<'a> {
             });
         }
         if let Some(capture) = king_capture(position) {
-            self.pv.update_leaf(ply, capture);
-            return Some(Score::win_in(ply as i32 + 1).0);
+            // At the root only if `searchmoves` and MultiPV leave the capture to this search.
+            if ply > 0 || self.searches_at_root(capture) {
+                self.pv.update_leaf(ply, capture);
+                return Some(Score::win_in(ply as i32 + 1).0);
+            }
         }
         if ply >= MAX_PLY - 1 || static_only {
             return Some(eval::evaluate(position));
         }
         None
+    }
+
+    /// Whether the root search may play `mv` (not left out by `searchmoves` or by an earlier
+    /// MultiPV line).
+    fn searches_at_root(&self, mv: Move) -> bool {
+        (self.root_moves.is_empty() || self.root_moves.contains(&mv))
+            && !self.root_excluded.contains(&mv)
     }
 
     /// The table's entry for `key`, when the table is in use.

@@ -41,11 +41,15 @@ pub fn warning_line(message: impl fmt::Display) -> String {
     format!("info string warning: {message}")
 }
 
-/// One finished iteration: `info depth .. seldepth .. score .. nodes .. nps .. time .. hashfull ..
-/// pv ..` (`pv` is left out when the search gave none).
+/// One finished iteration (or, with MultiPV, one line of it): `info depth .. seldepth ..
+/// [multipv ..] score .. nodes .. nps .. time .. hashfull .. pv ..` (`multipv` only with more
+/// than one line, `pv` left out when the search gave none).
 pub fn info_line(info: &Info) -> String {
+    let multipv = info
+        .multipv
+        .map_or(String::new(), |k| format!(" multipv {k}"));
     let mut line = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
+        "info depth {} seldepth {}{multipv} score {} nodes {} nps {} time {} hashfull {}",
         info.depth, info.seldepth, info.score, info.nodes, info.nps, info.time_ms, info.hashfull
     );
     if !info.pv.is_empty() {
@@ -65,6 +69,8 @@ pub struct InfoFields {
     pub depth: Option<u32>,
     /// `seldepth`.
     pub seldepth: Option<u32>,
+    /// `multipv`.
+    pub multipv: Option<u32>,
     /// `score cp X` or `score mate N` (a mate as its shortest distance in plies).
     pub score: Option<Score>,
     /// `nodes`.
@@ -91,6 +97,7 @@ pub fn read_info(line: &str) -> Option<InfoFields> {
             "string" => return None,
             "depth" => fields.depth = words.next().and_then(|w| w.parse().ok()),
             "seldepth" => fields.seldepth = words.next().and_then(|w| w.parse().ok()),
+            "multipv" => fields.multipv = words.next().and_then(|w| w.parse().ok()),
             "nodes" => fields.nodes = words.next().and_then(|w| w.parse().ok()),
             "nps" => fields.nps = words.next().and_then(|w| w.parse().ok()),
             "time" => fields.time_ms = words.next().and_then(|w| w.parse().ok()),
@@ -251,16 +258,19 @@ mod tests {
                 Some(mv)
             })
             .collect();
-        for score in [
+        let scores = [
             Score(-37),
             Score(0),
             Score::win_in(1),
             Score::win_in(5),
             Score::loss_in(4),
-        ] {
+        ];
+        for (i, score) in scores.into_iter().enumerate() {
+            let multipv = (i % 2 == 1).then_some(i as u32);
             let info = Info {
                 depth: 12,
                 seldepth: 20,
+                multipv,
                 score,
                 nodes: 123_456,
                 nps: 4_000_000,
@@ -272,6 +282,7 @@ mod tests {
             let fields = read_info(&line).expect("an info line");
             assert_eq!(fields.depth, Some(12));
             assert_eq!(fields.seldepth, Some(20));
+            assert_eq!(fields.multipv, multipv);
             assert_eq!(fields.score.map(|s| s.to_string()), Some(score.to_string()));
             assert_eq!(
                 (fields.nodes, fields.nps, fields.time_ms),
@@ -298,6 +309,7 @@ mod tests {
         assert_eq!(read_info("bestmove a2-a3"), None);
         let other = read_info("info multipv 2 depth 7 currmove a2-a3 score cp 5").unwrap();
         assert_eq!((other.depth, other.score), (Some(7), Some(Score(5))));
+        assert_eq!(other.multipv, Some(2));
     }
 
     #[test]

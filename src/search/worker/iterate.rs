@@ -1,10 +1,13 @@
 //! The main thread's loop: iterative deepening, each iteration in an aspiration window around
-//! the last score, a report after each, and the decision to start another.
+//! the last score, a report after each, and the decision to start another. With MultiPV an
+//! iteration searches the root once per line, each time without the first moves of the lines
+//! before (as Stockfish does), and reports every line, best first.
 
 use std::time::{Duration, Instant};
 
 use super::Worker;
 use crate::movegen::Kind;
+use crate::moves::Move;
 use crate::position::Position;
 use crate::score::Score;
 use crate::search::node::Node;
@@ -25,9 +28,9 @@ impl Worker<'_> {
         let main = self.main.expect("only the main thread iterates");
         // Until an iteration completes, play the move ordering's favourite (a king capture if
         // there is one, never a bear-off of the own king unless it is the only move).
-        let count = self
-            .ordering
-            .generate_among(position, 0, Kind::All, None, self.root_moves);
+        let count =
+            self.ordering
+                .generate_among(position, 0, Kind::All, None, self.root_moves, &[]);
         let fallback = (count > 0).then(|| self.ordering.pick(0, 0));
         let mut result = SearchResult {
             best_move: fallback,
@@ -39,25 +42,52 @@ impl Worker<'_> {
             return result;
         }
         let mut last_iteration = Duration::ZERO;
-        let mut previous = 0;
+        // MultiPV: line k is the search of the root without the first moves of lines 0..k.
+        let wanted = self.multipv.min(count);
+        let mut previous = vec![0; wanted];
+        let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(wanted);
         for depth in 1..=max_depth {
             let iteration_started = Instant::now();
             self.seldepth = 0;
-            let score = self.aspiration(position, depth as i32, previous);
+            lines.clear();
+            self.root_excluded.clear();
+            for &center in &previous {
+                let score = self.aspiration(position, depth as i32, center);
+                if self.unwinding() {
+                    break;
+                }
+                let pv = self.pv.root();
+                let Some(&first) = pv.first() else { break };
+                self.root_excluded.push(first);
+                lines.push((score, pv));
+            }
+            self.root_excluded.clear();
             if self.unwinding() {
-                // A root move of the unfinished iteration is only in the principal variation
-                // once its whole subtree was searched and beat every move tried before it, the
-                // last best move first: it is at least as good a choice as that one.
-                if let Some(best) = self.pv.line(0).next() {
-                    if result.depth > 0 {
-                        result.best_move = Some(best);
+                match lines.first() {
+                    // The first line searched every move: a finished search at this depth.
+                    Some((_, pv)) => result.best_move = Some(pv[0]),
+                    // A root move of the unfinished iteration is only in the principal
+                    // variation once its whole subtree was searched and beat every move tried
+                    // before it, the last best move first: it is at least as good a choice.
+                    None => {
+                        if let Some(best) = self.pv.line(0).next() {
+                            if result.depth > 0 {
+                                result.best_move = Some(best);
+                            }
+                        }
                     }
                 }
                 break;
             }
-            previous = score;
-            let pv = self.pv.root();
-            let Some(&best) = pv.first() else { break };
+            if lines.is_empty() {
+                break;
+            }
+            // Best first: a later line can come out above an earlier one (search instability).
+            lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+            for (center, (score, _)) in previous.iter_mut().zip(&lines) {
+                *center = *score;
+            }
+            let (score, best) = (lines[0].0, lines[0].1[0]);
             self.root_move = Some(best);
             result = SearchResult {
                 best_move: Some(best),
@@ -68,16 +98,19 @@ impl Worker<'_> {
             let elapsed = main.started.elapsed();
             let nodes = self.total_nodes();
             let time_ms = elapsed.as_millis() as u64;
-            report(&Info {
-                depth,
-                seldepth: self.seldepth as u32,
-                score: Score(score),
-                nodes,
-                nps: nodes * 1000 / time_ms.max(1),
-                time_ms,
-                hashfull: self.tt.hashfull(),
-                pv,
-            });
+            for (k, (line_score, pv)) in lines.drain(..).enumerate() {
+                report(&Info {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    multipv: (wanted > 1).then_some(k as u32 + 1),
+                    score: Score(line_score),
+                    nodes,
+                    nps: nodes * 1000 / time_ms.max(1),
+                    time_ms,
+                    hashfull: self.tt.hashfull(),
+                    pv,
+                });
+            }
             last_iteration = iteration_started.elapsed().max(last_iteration / 2);
             if count == 1 && main.budget.hard.is_some() {
                 break; // forced: no need to think

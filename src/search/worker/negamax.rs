@@ -88,10 +88,14 @@ impl Worker<'_> {
             return score;
         }
 
-        let only = if ply == 0 { self.root_moves } else { &[] };
+        let (only, excluded): (&[Move], &[Move]) = if ply == 0 {
+            (self.root_moves, &self.root_excluded)
+        } else {
+            (&[], &[])
+        };
         let count = self
             .ordering
-            .generate_among(position, ply, Kind::All, tt_move, only);
+            .generate_among(position, ply, Kind::All, tt_move, only, excluded);
         if count == 0 {
             // Only a side without stacks has no move, and `winner` caught that.
             return Score::loss_in(ply as i32).0;
