@@ -71,6 +71,8 @@ struct Job {
     finished: Arc<AtomicBool>,
     /// A search job returns the searcher (`None` if the search panicked and it was dropped).
     handle: JoinHandle<Option<Searcher>>,
+    /// A `go ponder` search's ponder-hit signal.
+    ponderhit: Option<Arc<AtomicBool>>,
 }
 
 impl Job {
@@ -95,6 +97,8 @@ pub struct Engine {
     move_overhead_ms: u64,
     /// `MultiPV`.
     multipv: usize,
+    /// `Ponder`: `bestmove` names the expected reply.
+    ponder: bool,
     /// `None` only while a search job holds it.
     searcher: Option<Searcher>,
     job: Option<Job>,
@@ -121,6 +125,7 @@ impl Engine {
             params: Params::default(),
             move_overhead_ms: ugi::MOVE_OVERHEAD.default as u64,
             multipv: ugi::MULTI_PV.default,
+            ponder: false,
             searcher: None,
             job: None,
         };
@@ -187,6 +192,12 @@ impl Engine {
                 // own bestmove is normal and not the client's mistake.
                 if let Some(job) = &self.job {
                     job.signal_stop();
+                }
+            }
+            Command::PonderHit => {
+                // Like stop, a ponderhit with no ponder search running is ignored silently.
+                if let Some(signal) = self.job.as_ref().and_then(|job| job.ponderhit.as_ref()) {
+                    signal.store(true, Ordering::Release);
                 }
             }
             Command::Quit => return Flow::Quit,
@@ -296,6 +307,7 @@ impl Engine {
                     self.multipv = lines;
                 }
             }
+            OptionSetting::Ponder(on) => self.ponder = on,
             OptionSetting::ClearHash => {
                 if let Some(searcher) = self.idle_searcher("setoption Clear Hash") {
                     searcher.clear_hash();
@@ -396,12 +408,21 @@ impl Engine {
         let Some(searcher) = self.searcher.take() else {
             return;
         };
-        let position = self.position;
+        let ponderhit = searcher.ponderhit_signal();
+        ponderhit.store(false, Ordering::Release);
+        let job = SearchJob {
+            position: self.position,
+            limits,
+            root_moves,
+            name_reply: self.ponder,
+            ponderhit: Arc::clone(&ponderhit),
+        };
         self.spawn(JobKind::Search, move |stop, finished, out| {
-            Some(search_job(
-                searcher, position, limits, root_moves, stop, finished, out,
-            ))
+            Some(search_job(searcher, job, stop, finished, out))
         });
+        if let Some(job) = self.job.as_mut().filter(|_| limits.ponder) {
+            job.ponderhit = Some(ponderhit);
+        }
     }
 
     fn start_perft(&mut self, depth: u32) {
@@ -454,6 +475,7 @@ impl Engine {
                     stop,
                     finished,
                     handle,
+                    ponderhit: None,
                 })
             }
             Err(error) => {
@@ -476,31 +498,51 @@ impl Engine {
     }
 }
 
-/// The search thread: search, report each iteration, wait for `stop` after an infinite search,
-/// then exactly one `bestmove` — always a legal move, even if stopped before depth 1 finished.
-fn search_job(
-    mut searcher: Searcher,
+/// What a search job searches, and how its `bestmove` is written.
+struct SearchJob {
     position: Position,
     limits: Limits,
+    /// `searchmoves` (empty: all).
     root_moves: Vec<Move>,
+    /// `Ponder` is on: `bestmove` names the reply the search expects.
+    name_reply: bool,
+    /// The ponder-hit signal of a `go ponder` search.
+    ponderhit: Arc<AtomicBool>,
+}
+
+/// The search thread: search, report each iteration, wait for `stop` after an infinite search
+/// (or for the ponder hit of a ponder search), then exactly one `bestmove` — always a legal
+/// move, even if stopped before depth 1 finished.
+fn search_job(
+    mut searcher: Searcher,
+    job: SearchJob,
     stop: Arc<AtomicBool>,
     finished: Arc<AtomicBool>,
     out: Output,
 ) -> Searcher {
+    let SearchJob {
+        position,
+        limits,
+        root_moves,
+        name_reply,
+        ponderhit,
+    } = job;
     let mut report = |info: &crate::search::Info| out.send(&ugi::info_line(info));
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         searcher.search_among(&position, &limits, &root_moves, &stop, &mut report)
     }));
-    let (proposed, healthy) = match outcome {
-        Ok(result) => (result.best_move, true),
+    let (proposed, reply, healthy) = match outcome {
+        Ok(result) => (result.best_move, result.ponder, true),
         Err(_) => {
             out.send(&ugi::error_line("the search failed; playing a legal move"));
-            (None, false)
+            (None, None, false)
         }
     };
-    // `go infinite` never ends by itself: after the last iteration, wait for stop or quit.
-    while limits.infinite && !stop.load(Ordering::SeqCst) {
-        thread::park_timeout(Duration::from_millis(50));
+    // `go infinite` never ends by itself, nor `go ponder` before its ponder hit: after the
+    // last iteration, wait for stop, ponderhit or quit.
+    let waiting = || limits.infinite || (limits.ponder && !ponderhit.load(Ordering::Acquire));
+    while waiting() && !stop.load(Ordering::SeqCst) {
+        thread::park_timeout(Duration::from_millis(5));
     }
     let legal = position.legal_moves();
     let best = match proposed {
@@ -513,8 +555,19 @@ fn search_job(
         }
         None => legal.first().copied(),
     };
+    // The reply is named only when it is legal after the move played.
+    let reply = reply.filter(|reply| {
+        best.is_some_and(|best| {
+            proposed == Some(best) && position.play(best).try_play(*reply).is_ok()
+        })
+    });
     finished.store(true, Ordering::SeqCst);
-    out.send(&ugi::bestmove_line(best));
+    match (best, reply) {
+        (Some(best), Some(reply)) if name_reply => {
+            out.send(&ugi::bestmove_ponder_line(best, reply))
+        }
+        _ => out.send(&ugi::bestmove_line(best)),
+    }
     if healthy {
         searcher
     } else {

@@ -15,6 +15,9 @@ pub struct Limits {
     pub infinite: bool,
     /// Stop as soon as a forced win in at most this many moves is proven (UCI `go mate N`).
     pub mate: Option<u32>,
+    /// `go ponder`: think on the opponent's time. The time limits start to count only at the
+    /// caller's ponder-hit signal; until then the search runs as if infinite.
+    pub ponder: bool,
 }
 
 /// Remaining time and increment of each side, in milliseconds, indexed by `Side::index()`.

@@ -75,6 +75,9 @@ pub const MULTI_PV: SpinOption = SpinOption {
 pub const OPTIONS: [SpinOption; 5] = [HASH, THREADS, BOARD_SIZE, MOVE_OVERHEAD, MULTI_PV];
 /// `Clear Hash`: a button (no value) that empties the transposition table.
 pub const CLEAR_HASH: &str = "Clear Hash";
+/// `Ponder`: a check (true/false). On, `bestmove` names the reply the engine expects, for
+/// `go ponder`; off (the default), `bestmove` is two tokens, which UGI runners expect.
+pub const PONDER: &str = "Ponder";
 
 /// A `setoption` whose name and value were both accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,6 +94,8 @@ pub enum OptionSetting {
     MultiPv(usize),
     /// The `Clear Hash` button.
     ClearHash,
+    /// `Ponder`: whether `bestmove` names a move to ponder on.
+    Ponder(bool),
     /// A development option: one of the search's parameters (`search::params`), not listed by
     /// `ugi`. The value has been checked.
     SearchParam {
@@ -171,6 +176,8 @@ pub enum Command {
     Perft(u32),
     /// `stop`.
     Stop,
+    /// `ponderhit`: the opponent played the move the engine ponders on.
+    PonderHit,
     /// `quit`.
     Quit,
     /// `query <question>`.
@@ -291,7 +298,7 @@ impl fmt::Display for CommandError {
             ),
             CommandError::UnknownOption(name) => write!(
                 f,
-                "unknown option '{name}' (expected Hash, Threads, BoardSize, Move Overhead, MultiPV or Clear Hash)"
+                "unknown option '{name}' (expected Hash, Threads, BoardSize, Move Overhead, MultiPV, Ponder or Clear Hash)"
             ),
             CommandError::BadParamValue { name, value, why } => {
                 write!(f, "option {name}: bad value '{value}' ({why})")
@@ -325,8 +332,8 @@ pub fn shown(text: &str) -> String {
 mod reply;
 
 pub use reply::{
-    bestmove_line, board_picture, error_line, eval_report, game_over_line, handshake, info_line,
-    read_info, response, warning_line, InfoFields,
+    bestmove_line, bestmove_ponder_line, board_picture, error_line, eval_report, game_over_line,
+    handshake, info_line, read_info, response, warning_line, InfoFields,
 };
 
 type Tokens<'a> = std::str::SplitWhitespace<'a>;
@@ -348,6 +355,7 @@ impl FromStr for Command {
             "isready" => simple("isready", tokens, Command::IsReady),
             "uginewgame" | "ucinewgame" => simple("uginewgame", tokens, Command::NewGame),
             "stop" => simple("stop", tokens, Command::Stop),
+            "ponderhit" => simple("ponderhit", tokens, Command::PonderHit),
             "quit" => simple("quit", tokens, Command::Quit),
             "d" => simple("d", tokens, Command::Display),
             "eval" => simple("eval", tokens, Command::Eval),
@@ -414,6 +422,17 @@ fn parse_setoption(mut tokens: Tokens) -> Result<OptionSetting, CommandError> {
         return Err(CommandError::missing(COMMAND, "'value <VALUE>'"));
     }
     let value = value.join(" ");
+    if name.eq_ignore_ascii_case(PONDER) {
+        return match value.to_ascii_lowercase().as_str() {
+            "true" => Ok(OptionSetting::Ponder(true)),
+            "false" => Ok(OptionSetting::Ponder(false)),
+            _ => Err(CommandError::BadParamValue {
+                name: PONDER,
+                value: shown(&value),
+                why: ParamError::NotASwitch,
+            }),
+        };
+    }
     let Some(&option) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&name)) else {
         let Some(spec) = ParamSpec::find(&name) else {
             return Err(CommandError::UnknownOption(shown(&name)));
@@ -501,8 +520,9 @@ const CLOCK_WORDS: [(&str, &str); 4] = [
 ];
 
 /// The parameters `go` knows (they end a `searchmoves` list).
-const GO_WORDS: [&str; 16] = [
+const GO_WORDS: [&str; 17] = [
     "perft",
+    "ponder",
     "mate",
     "infinite",
     "depth",
@@ -544,6 +564,8 @@ fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
                 let depth = number("perft depth", value("the perft depth")?)?;
                 return end(COMMAND, tokens).map(|()| Command::Perft(depth));
             }
+            "ponder" if limits.ponder => return Err(repeated("ponder")),
+            "ponder" => limits.ponder = true,
             "infinite" if limits.infinite => return Err(repeated("infinite")),
             "infinite" => limits.infinite = true,
             "depth" if limits.depth.is_some() => return Err(repeated("depth")),
@@ -640,6 +662,9 @@ pub fn go_line(limits: &Limits) -> String {
     if limits.infinite {
         go += " infinite";
     }
+    if limits.ponder {
+        go += " ponder";
+    }
     go
 }
 
@@ -734,11 +759,11 @@ mod tests {
             })
         );
         assert!(go.ignored.is_empty());
-        let Ok(Command::Go(go)) = parse("go ponder depth 3 sideways 2 \u{1b}]0;x") else {
+        let Ok(Command::Go(go)) = parse("go depth 3 sideways 2 \u{1b}]0;x") else {
             panic!("unknown words do not refuse go");
         };
         assert_eq!(go.limits.depth, Some(3));
-        assert_eq!(go.ignored, ["ponder", "sideways", "2", "?]0;x"]);
+        assert_eq!(go.ignored, ["sideways", "2", "?]0;x"]);
         let Ok(Command::Go(go)) = parse("go sideways") else {
             panic!("nothing understood: infinite");
         };
@@ -774,6 +799,11 @@ mod tests {
             Limits {
                 mate: Some(3),
                 movetime: Some(1000),
+                ..Limits::default()
+            },
+            Limits {
+                ponder: true,
+                clock: Some(clock),
                 ..Limits::default()
             },
             Limits {
@@ -834,7 +864,7 @@ mod tests {
             "setoption name Hash value 0",
             "setoption name Threads value many",
             "setoption name BoardSize value 10",
-            "setoption name Ponder value true",
+            "setoption name Ponder value maybe",
             "setoption value 3",
         ] {
             assert!(parse(line).is_err(), "{line}");

@@ -191,6 +191,7 @@ fn handshake_lists_id_and_options() {
                 "option name BoardSize type spin default 8 min 8 max 9".to_owned(),
                 "option name Move Overhead type spin default 10 min 0 max 5000".to_owned(),
                 "option name MultiPV type spin default 1 min 1 max 256".to_owned(),
+                "option name Ponder type check default false".to_owned(),
                 "option name Clear Hash type button".to_owned(),
                 ok.to_owned(),
             ]
@@ -215,7 +216,8 @@ fn options_are_applied_or_refused_with_one_error() {
         "setoption name Hash value lots",
         "setoption name Threads value 0",
         "setoption name BoardSize value 10",
-        "setoption name Ponder value true",
+        "setoption name Ponder value maybe",
+        "setoption name Pondering value true",
         "setoption name Hash",
         "setoption Hash 3",
     ] {
@@ -948,6 +950,69 @@ fn multipv_reports_distinct_lines_best_first() {
     assert_eq!(best, firsts[0]);
     firsts.sort();
     assert_eq!(firsts, ["a2-a3", "h2-h3"]);
+}
+
+/// Reads up to `bestmove`; returns that line whole (it may name a ponder move).
+fn bestmove_line(engine: &Engine) -> String {
+    engine
+        .until(|line| line.starts_with("bestmove"))
+        .pop()
+        .expect("a bestmove line")
+}
+
+#[test]
+fn ponder_search_waits_for_ponderhit_or_stop() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    // Off (the default): two tokens, as UGI runners parse them.
+    let (_, best) = engine.go("go depth 4");
+    assert_eq!(best.len(), 5);
+    assert!(engine.ask("setoption name Ponder value true").is_empty());
+    let start = Position::start(BoardSize::Eight);
+    let named = |line: &str| {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(
+            (words.len(), words[0], words[2]),
+            (4, "bestmove", "ponder"),
+            "{line}"
+        );
+        let mv = start.parse_move(words[1]).unwrap();
+        assert!(start.play(mv).parse_move(words[3]).is_ok(), "{line}");
+    };
+    engine.send("go depth 4");
+    named(&bestmove_line(&engine));
+
+    // go ponder, then stop: the bestmove comes at once.
+    engine.send("go ponder p1time 10000 p2time 10000");
+    thread::sleep(Duration::from_millis(200));
+    engine.send("stop");
+    named(&bestmove_line(&engine));
+
+    // A ponder search that has run out of depth waits for the ponder hit...
+    engine.send("go ponder depth 2");
+    thread::sleep(Duration::from_millis(200));
+    assert!(engine.sync().iter().all(|l| l.starts_with("info depth")));
+    let hit = Instant::now();
+    engine.send("ponderhit");
+    named(&bestmove_line(&engine));
+    assert!(hit.elapsed() < Duration::from_secs(1));
+
+    // ... and ponderhit turns one into a timed search from that moment.
+    engine.send("go ponder movetime 100");
+    thread::sleep(Duration::from_millis(400));
+    assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    let hit = Instant::now();
+    engine.send("ponderhit");
+    named(&bestmove_line(&engine));
+    let after = hit.elapsed();
+    eprintln!("ponderhit -> bestmove with movetime 100: {after:?}");
+    assert!(
+        after >= Duration::from_millis(50) && after < Duration::from_secs(2),
+        "{after:?}"
+    );
+
+    // A ponderhit with no ponder search is ignored.
+    assert!(engine.ask("ponderhit").is_empty());
 }
 
 #[test]

@@ -263,6 +263,7 @@ pub fn play_game(
             }),
             infinite: false,
             mate: None,
+            ponder: false,
         };
         let budget = match (config.limits.clock, movetime) {
             (Some(_), _) => Some(Duration::from_millis(clock[us.index()])),

@@ -37,7 +37,8 @@ mod shared;
 mod split_point;
 mod worker;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
@@ -78,6 +79,8 @@ pub struct Searcher {
     helper_limit: usize,
     /// Principal variations reported per iteration (`MultiPV`).
     multipv: usize,
+    /// Set by the caller at the ponder hit of a `go ponder` search.
+    ponderhit: Arc<AtomicBool>,
 }
 
 impl Default for Searcher {
@@ -102,6 +105,7 @@ impl Searcher {
             helper_limit: std::thread::available_parallelism()
                 .map_or(0, |n| n.get().saturating_sub(1)),
             multipv: 1,
+            ponderhit: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -164,6 +168,12 @@ impl Searcher {
         self.multipv = lines.max(1);
     }
 
+    /// The signal that turns a `go ponder` search into a timed one (`ponderhit`): the caller
+    /// clears it before the search and sets it at the ponder hit.
+    pub fn ponderhit_signal(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.ponderhit)
+    }
+
     /// Empties the transposition table alone (`Clear Hash`); killers and history stay.
     pub fn clear_hash(&mut self) {
         self.tt.clear();
@@ -217,9 +227,11 @@ impl Searcher {
                 self.move_overhead_ms,
             ),
             started,
+            clock_started: started,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
         };
         let (tt, params) = (&self.tt, self.params);
+        let ponderhit = &*self.ponderhit;
         let (main_memory, helper_memory) = self
             .threads
             .split_first_mut()
@@ -238,15 +250,19 @@ impl Searcher {
             main.restrict_root(root_moves);
             main.stop_at_mate(limits.mate);
             main.report_lines(self.multipv);
+            if limits.ponder {
+                main.ponder_until(ponderhit);
+            }
             let result = main.iterate(position, max_depth, report);
             shared.finish();
             result
         });
-        if limits.infinite {
-            // `go infinite` ends only with `stop`, even when the search has run out of depth.
-            while !shared.stop_requested() {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+        // `go infinite` ends only with `stop`, and `go ponder` not before its ponder hit, even
+        // when the search has run out of depth.
+        while !shared.stop_requested()
+            && (limits.infinite || (limits.ponder && !self.ponderhit.load(Ordering::Acquire)))
+        {
+            std::thread::sleep(Duration::from_millis(1));
         }
         result
     }

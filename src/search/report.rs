@@ -32,6 +32,9 @@ pub struct Info {
 pub struct SearchResult {
     /// `None` only when the game is over (no legal move).
     pub best_move: Option<Move>,
+    /// The reply the search expects to the best move (the principal variation's second move),
+    /// for `bestmove <m> ponder <reply>`.
+    pub ponder: Option<Move>,
     /// The score of the best move.
     pub score: Score,
     /// The last completed depth.

@@ -11,6 +11,7 @@ mod negamax;
 mod quiescence;
 mod splitting;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::node::{Node, Unwind, MAX_PLY};
@@ -54,7 +55,10 @@ impl ThreadMemory {
 #[derive(Clone, Copy)]
 pub struct MainDuties {
     pub budget: TimeBudget,
+    /// When the search began (for the reports).
     pub started: Instant,
+    /// When the time budget began: the start, or the ponder hit of a `go ponder` search.
+    pub clock_started: Instant,
     /// Total node budget (exact with one thread).
     pub node_limit: u64,
 }
@@ -88,6 +92,8 @@ pub struct Worker<'a> {
     mate_goal: Option<u32>,
     /// How many principal variations the main thread reports (`MultiPV`).
     multipv: usize,
+    /// While a `go ponder` search has not had its ponder hit: the signal to watch for it.
+    ponder_signal: Option<&'a AtomicBool>,
     /// Root moves left out of the MultiPV line being searched (the first moves of the lines
     /// before it).
     root_excluded: Vec<Move>,
@@ -143,7 +149,28 @@ impl<'a> Worker<'a> {
             mate_goal: None,
             multipv: 1,
             root_excluded: Vec::new(),
+            ponder_signal: None,
         }
+    }
+
+    /// Main thread: the search ponders until `signal` is set; the time budget counts from then.
+    pub fn ponder_until(&mut self, signal: &'a AtomicBool) {
+        self.ponder_signal = Some(signal);
+    }
+
+    /// Whether the search still ponders. At the ponder hit the time budget starts to count.
+    fn pondering(&mut self) -> bool {
+        let Some(signal) = self.ponder_signal else {
+            return false;
+        };
+        if !signal.load(Ordering::Acquire) {
+            return true;
+        }
+        self.ponder_signal = None;
+        if let Some(main) = self.main.as_mut() {
+            main.clock_started = Instant::now();
+        }
+        false
     }
 
     /// Main thread: reports `lines` principal variations per iteration (MultiPV), best first.
@@ -189,12 +216,15 @@ impl<'a> Worker<'a> {
     #[inline(never)]
     fn check_flags(&mut self) {
         let shared = self.shared;
+        let pondering = self.main.is_some() && self.pondering();
         let over = match self.main {
             // The clock never interrupts the first iteration: the move played always comes
             // from a completed search (depth 1 takes well under a millisecond).
             Some(main) => {
                 shared.stop_requested()
-                    || (self.root_move.is_some() && main.budget.hard_expired(main.started))
+                    || (!pondering
+                        && self.root_move.is_some()
+                        && main.budget.hard_expired(main.clock_started))
             }
             None => {
                 shared.add_helper_nodes(CHECK_INTERVAL);

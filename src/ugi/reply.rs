@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::{Dialect, Query, CLEAR_HASH, OPTIONS};
+use super::{Dialect, Query, CLEAR_HASH, OPTIONS, PONDER};
 use crate::board::Side;
 use crate::moves::Move;
 use crate::position::Position;
@@ -23,6 +23,7 @@ pub fn handshake(dialect: Dialect) -> String {
             option.name, option.default, option.min, option.max
         ));
     }
+    text.push_str(&format!("option name {PONDER} type check default false\n"));
     text.push_str(&format!("option name {CLEAR_HASH} type button\n"));
     text.push_str(match dialect {
         Dialect::Ugi => "ugiok",
@@ -127,6 +128,11 @@ pub fn bestmove_line(mv: Option<Move>) -> String {
         Some(mv) => format!("bestmove {mv}"),
         None => "bestmove none".to_owned(),
     }
+}
+
+/// `bestmove <move> ponder <reply>` (with the `Ponder` option, when a reply is known).
+pub fn bestmove_ponder_line(mv: Move, reply: Move) -> String {
+    format!("bestmove {mv} ponder {reply}")
 }
 
 /// The `info string` line sent before `bestmove none`.

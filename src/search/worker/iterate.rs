@@ -25,7 +25,7 @@ impl Worker<'_> {
         max_depth: u32,
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        let main = self.main.expect("only the main thread iterates");
+        let started = self.main.expect("only the main thread iterates").started;
         // Until an iteration completes, play the move ordering's favourite (a king capture if
         // there is one, never a bear-off of the own king unless it is the only move).
         let count =
@@ -34,6 +34,7 @@ impl Worker<'_> {
         let fallback = (count > 0).then(|| self.ordering.pick(0, 0));
         let mut result = SearchResult {
             best_move: fallback,
+            ponder: None,
             score: Score(0),
             depth: 0,
             nodes: 0,
@@ -65,14 +66,18 @@ impl Worker<'_> {
             if self.unwinding() {
                 match lines.first() {
                     // The first line searched every move: a finished search at this depth.
-                    Some((_, pv)) => result.best_move = Some(pv[0]),
+                    Some((_, pv)) => {
+                        result.best_move = Some(pv[0]);
+                        result.ponder = pv.get(1).copied();
+                    }
                     // A root move of the unfinished iteration is only in the principal
                     // variation once its whole subtree was searched and beat every move tried
                     // before it, the last best move first: it is at least as good a choice.
                     None => {
                         if let Some(best) = self.pv.line(0).next() {
-                            if result.depth > 0 {
+                            if result.depth > 0 && result.best_move != Some(best) {
                                 result.best_move = Some(best);
+                                result.ponder = self.pv.line(0).nth(1);
                             }
                         }
                     }
@@ -91,11 +96,12 @@ impl Worker<'_> {
             self.root_move = Some(best);
             result = SearchResult {
                 best_move: Some(best),
+                ponder: lines[0].1.get(1).copied(),
                 score: Score(score),
                 depth,
                 nodes: 0,
             };
-            let elapsed = main.started.elapsed();
+            let elapsed = started.elapsed();
             let nodes = self.total_nodes();
             let time_ms = elapsed.as_millis() as u64;
             for (k, (line_score, pv)) in lines.drain(..).enumerate() {
@@ -112,11 +118,16 @@ impl Worker<'_> {
                 });
             }
             last_iteration = iteration_started.elapsed().max(last_iteration / 2);
-            if count == 1 && main.budget.hard.is_some() {
-                break; // forced: no need to think
-            }
-            if !main.budget.next_iteration_fits(elapsed, last_iteration) {
-                break;
+            // While pondering the clock does not run: only depth, proofs and stop end it.
+            if !self.pondering() {
+                let main = self.main.expect("the main thread");
+                if count == 1 && main.budget.hard.is_some() {
+                    break; // forced: no need to think
+                }
+                let on_clock = main.clock_started.elapsed();
+                if !main.budget.next_iteration_fits(on_clock, last_iteration) {
+                    break;
+                }
             }
             if Score(score).is_proven() && depth as i32 > Score::MATE - score.abs() + 2 {
                 break; // the result is proven and the search has looked past it
