@@ -174,14 +174,7 @@ impl Engine {
             Command::Position(command) => self.set_position(command),
             Command::Go(go) => {
                 if !go.ignored.is_empty() {
-                    self.out.send(&ugi::warning_line(format!(
-                        "go: ignored {}",
-                        go.ignored
-                            .iter()
-                            .map(|w| format!("'{w}'"))
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    )));
+                    self.out.send(&ugi::ignored_words_line(&go.ignored));
                 }
                 self.go(go.limits, &go.searchmoves)
             }

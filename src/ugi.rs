@@ -333,7 +333,7 @@ mod reply;
 
 pub use reply::{
     bestmove_line, bestmove_ponder_line, board_picture, error_line, eval_report, game_over_line,
-    handshake, info_line, read_info, response, warning_line, InfoFields,
+    handshake, ignored_words_line, info_line, read_info, response, warning_line, InfoFields,
 };
 
 type Tokens<'a> = std::str::SplitWhitespace<'a>;

@@ -466,15 +466,22 @@ fn a_search_stopped_at_once_still_gives_a_legal_move() {
     assert!(position.parse_move(best).is_ok(), "{best}");
 }
 
+/// `go infinite`, `stop`, then at once `position` and `go`, as GUIs send them without waiting
+/// for the stopped search's `bestmove`: every line up to the second `bestmove`.
+fn stop_then_go(engine: &mut Engine, position: &str, go: &str) -> Vec<String> {
+    engine.send("go infinite");
+    engine.send("stop");
+    engine.send(position);
+    engine.send(go);
+    let mut lines = engine.until(|line| line.starts_with("bestmove"));
+    lines.extend(engine.until(|line| line.starts_with("bestmove")));
+    lines
+}
+
 #[test]
 fn go_right_after_stop_waits_for_the_stopped_search() {
     let mut engine = Engine::start();
-    engine.send("go infinite");
-    engine.send("stop");
-    engine.send("position startpos moves a2-a3");
-    engine.send("go depth 1");
-    let mut lines = engine.until(|line| line.starts_with("bestmove"));
-    lines.extend(engine.until(|line| line.starts_with("bestmove")));
+    let lines = stop_then_go(&mut engine, "position startpos moves a2-a3", "go depth 1");
     assert!(!lines.iter().any(|line| is_error(line)), "{lines:?}");
     let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
     let start = Position::start(BoardSize::Eight);
@@ -614,12 +621,8 @@ fn after_a_stopped_search_a_finished_game_still_says_why() {
     for _ in 0..5 {
         let mut engine = Engine::start();
         engine.send("position startpos");
-        engine.send("go infinite");
-        engine.send("stop");
-        engine.send("position fen 8/8/8/8/8/8/b1b1b1b1b1b1b1b1/8 r");
-        engine.send("go depth 3");
-        let mut lines = engine.until(|line| line.starts_with("bestmove"));
-        lines.extend(engine.until(|line| line.starts_with("bestmove")));
+        let position = "position fen 8/8/8/8/8/8/b1b1b1b1b1b1b1b1/8 r";
+        let lines = stop_then_go(&mut engine, position, "go depth 3");
         let n = lines.len();
         assert_eq!(lines[n - 1], "bestmove none", "{lines:?}");
         assert!(

@@ -23,7 +23,7 @@
 //! | `worker/quiescence.rs` | the capture search at the leaves, and what bounds it |
 //! | `worker/splitting.rs` | sharing a node's moves with helpers; the helpers' loop |
 //! | `split_point.rs` | the shared node, plain data under a mutex |
-//! | `shared.rs` | what all threads of a search share; where idle helpers sleep |
+//! | `shared.rs` | what all threads of a search share; where idle helpers look for work |
 //! | `ordering.rs`, `pv.rs`, `exchange.rs` | move ordering, principal variation, static exchange |
 //! | `report.rs` | what a search tells its caller |
 

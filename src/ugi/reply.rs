@@ -42,6 +42,12 @@ pub fn warning_line(message: impl fmt::Display) -> String {
     format!("info string warning: {message}")
 }
 
+/// The warning for the words a `go` ignored (each already quoted through `shown`).
+pub fn ignored_words_line(words: &[String]) -> String {
+    let quoted: Vec<String> = words.iter().map(|word| format!("'{word}'")).collect();
+    warning_line(format!("go: ignored {}", quoted.join(" ")))
+}
+
 /// One finished iteration (or, with MultiPV, one line of it): `info depth .. seldepth ..
 /// [multipv ..] score .. nodes .. nps .. time .. hashfull .. pv ..` (`multipv` only with more
 /// than one line, `pv` left out when the search gave none).
