@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use lielow::limits::Limits;
-use lielow::search::Searcher;
+use lielow::search::{Report, Searcher};
 use lielow::{BoardSize, Position};
 
 fn main() {
@@ -34,7 +34,10 @@ fn main() {
     }
     let stop = AtomicBool::new(false);
     let started = Instant::now();
-    let result = searcher.search(&position, &limits, &stop, &mut |info| {
+    let result = searcher.search(&position, &limits, &stop, &mut |report| {
+        let Report::Iteration(info) = report else {
+            return;
+        };
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
         println!(
             "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",

@@ -520,7 +520,7 @@ fn search_job(
         name_reply,
         ponderhit,
     } = job;
-    let mut report = |info: &crate::search::Info| out.send(&ugi::info_line(info));
+    let mut report = |report: crate::search::Report| out.send(&ugi::report_line(report));
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         searcher.search_among(&position, &limits, &root_moves, &stop, &mut report)
     }));

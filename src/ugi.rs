@@ -332,8 +332,9 @@ pub fn shown(text: &str) -> String {
 mod reply;
 
 pub use reply::{
-    bestmove_line, bestmove_ponder_line, board_picture, error_line, eval_report, game_over_line,
-    handshake, ignored_words_line, info_line, read_info, response, warning_line, InfoFields,
+    bestmove_line, bestmove_ponder_line, board_picture, currmove_line, error_line, eval_report,
+    game_over_line, handshake, ignored_words_line, info_line, read_info, report_line, response,
+    warning_line, InfoFields,
 };
 
 type Tokens<'a> = std::str::SplitWhitespace<'a>;

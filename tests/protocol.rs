@@ -881,11 +881,51 @@ fn go_mate_stops_once_a_short_enough_win_is_proven() {
     assert_eq!(best.len(), 5);
 }
 
+#[test]
+fn a_search_past_one_second_reports_each_root_move_it_starts() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    let legal: Vec<String> = Position::start(BoardSize::Eight)
+        .legal_moves()
+        .iter()
+        .map(|mv| mv.to_string())
+        .collect();
+    let asked = Instant::now();
+    let (quick, _) = engine.go("go depth 3");
+    if asked.elapsed() < Duration::from_millis(900) {
+        assert!(!quick.iter().any(|l| l.contains("currmove")), "{quick:?}");
+    }
+    let (infos, best) = engine.go("go movetime 2500");
+    assert_eq!(best.len(), 5);
+    let fields: Vec<lielow::ugi::InfoFields> = infos
+        .iter()
+        .map(|line| lielow::ugi::read_info(line).expect("info lines only"))
+        .collect();
+    let first = fields
+        .iter()
+        .position(|f| f.currmove.is_some())
+        .unwrap_or_else(|| panic!("no currmove line: {infos:?}"));
+    // Only after the first second: every iteration reported after the first currmove line
+    // finished after it.
+    for later in fields[first..].iter().filter(|f| f.currmove.is_none()) {
+        assert!(later.time_ms.expect("time") >= 1000, "{infos:?}");
+    }
+    for (line, f) in infos.iter().zip(&fields).filter(|(_, f)| f.currmove.is_some()) {
+        let mv = f.currmove.as_deref().unwrap();
+        assert!(legal.iter().any(|m| m == mv), "{line}");
+        let number = f.currmovenumber.expect("currmovenumber") as usize;
+        assert!((1..=legal.len()).contains(&number), "{line}");
+        assert!(f.depth.is_some_and(|d| d > 1), "{line}");
+        assert_eq!((f.score, f.nodes), (None, None), "{line}");
+    }
+}
+
 /// The `multipv` lines of the last depth reported: (k, score text, first move).
 fn last_lines(infos: &[String]) -> Vec<(u32, String, String)> {
     let fields: Vec<lielow::ugi::InfoFields> = infos
         .iter()
         .filter_map(|line| lielow::ugi::read_info(line))
+        .filter(|f| f.currmove.is_none())
         .collect();
     let depth = fields.last().and_then(|f| f.depth);
     fields

@@ -8,7 +8,7 @@ use lielow::attacks;
 use lielow::bench;
 use lielow::limits::{Clock, Limits};
 use lielow::score::Score;
-use lielow::search::{Info, Params, SearchResult, Searcher};
+use lielow::search::{Info, Params, Report, SearchResult, Searcher};
 use lielow::{BoardSize, Position};
 
 fn position(lfen: &str) -> Position {
@@ -29,8 +29,10 @@ fn search_with(
 ) -> (SearchResult, Vec<Info>) {
     let stop = AtomicBool::new(false);
     let mut infos = Vec::new();
-    let result = searcher.search(position, limits, &stop, &mut |info| {
-        infos.push(info.clone())
+    let result = searcher.search(position, limits, &stop, &mut |report| {
+        if let Report::Iteration(info) = report {
+            infos.push(info.clone())
+        }
     });
     (result, infos)
 }

@@ -362,10 +362,10 @@ impl Player for UgiEngine {
                 "bestmove",
                 |l| first_word_is(l, "bestmove"),
                 |l| {
-                    if first_word_is(l, "info") {
-                        if let Some(d) = ugi::read_info(l).and_then(|info| info.depth) {
-                            depth = Some(d);
-                        }
+                    // A `currmove` line names the depth under way, not one finished.
+                    let finished = ugi::read_info(l).filter(|info| info.currmove.is_none());
+                    if let Some(d) = finished.and_then(|info| info.depth) {
+                        depth = Some(d);
                     }
                 },
             )?;

@@ -52,7 +52,7 @@ use worker::{MainDuties, ThreadMemory, Worker};
 
 pub use node::MAX_PLY;
 pub use params::{ParamError, Params};
-pub use report::{Info, SearchResult};
+pub use report::{CurrentMove, Info, Report, Reporter, SearchResult, CURRENT_MOVE_AFTER};
 pub use split_point::MAX_THREADS;
 
 /// Hash size of a new searcher, in MiB.
@@ -191,13 +191,14 @@ impl Searcher {
     }
 
     /// Searches `position` within `limits` until done or `stop` is set, calling `report` after
-    /// each finished iteration. Under `infinite` it returns only once `stop` is set.
+    /// each finished iteration and, once the search has run [`CURRENT_MOVE_AFTER`], at each root
+    /// move the main thread starts. Under `infinite` it returns only once `stop` is set.
     pub fn search(
         &mut self,
         position: &Position,
         limits: &Limits,
         stop: &AtomicBool,
-        report: &mut dyn FnMut(&Info),
+        report: &mut Reporter,
     ) -> SearchResult {
         self.search_among(position, limits, &[], stop, report)
     }
@@ -210,7 +211,7 @@ impl Searcher {
         limits: &Limits,
         root_moves: &[Move],
         stop: &AtomicBool,
-        report: &mut dyn FnMut(&Info),
+        report: &mut Reporter,
     ) -> SearchResult {
         let started = Instant::now();
         if !self.tt.is_allocated() {
@@ -250,10 +251,11 @@ impl Searcher {
             main.restrict_root(root_moves);
             main.stop_at_mate(limits.mate);
             main.report_lines(self.multipv);
+            main.report_to(report);
             if limits.ponder {
                 main.ponder_until(ponderhit);
             }
-            let result = main.iterate(position, max_depth, report);
+            let result = main.iterate(position, max_depth);
             shared.finish();
             result
         });

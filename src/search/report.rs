@@ -1,8 +1,39 @@
-//! What a search tells its caller: a report after each finished iteration, and the result. The
-//! search never prints; the protocol layer formats these.
+//! What a search tells its caller: a report after each finished iteration, the root move it
+//! works on once it has run a while, and the result. The search never prints; the protocol
+//! layer formats these.
+
+use std::time::Duration;
 
 use crate::moves::Move;
 use crate::score::Score;
+
+/// How long a search runs before it reports each root move it starts (as Stockfish does with
+/// `currmove`): shorter searches would only flood the GUI.
+pub const CURRENT_MOVE_AFTER: Duration = Duration::from_secs(1);
+
+/// What the search reports while it runs, through the one callback a search is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Report<'a> {
+    /// A finished iteration (with MultiPV above 1, one line of it; the lines come best first).
+    Iteration(&'a Info),
+    /// The main thread starts on a root move, after [`CURRENT_MOVE_AFTER`].
+    CurrentMove(CurrentMove),
+}
+
+/// The root move the main thread starts searching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CurrentMove {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// The move.
+    pub mv: Move,
+    /// Its place in the iteration's move order, from 1 (with MultiPV, counting the first moves
+    /// of the lines already searched, as Stockfish does).
+    pub number: u32,
+}
+
+/// The callback a search reports through. `Send` because it travels with the main thread.
+pub type Reporter<'a> = dyn FnMut(Report<'_>) + Send + 'a;
 
 /// What one finished iteration found.
 #[derive(Clone, Debug, PartialEq, Eq)]

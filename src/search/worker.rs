@@ -18,6 +18,7 @@ use super::node::{Node, Unwind, MAX_PLY};
 use super::ordering::MoveOrdering;
 use super::params::Params;
 use super::pv::PvTable;
+use super::report::{CurrentMove, Report, Reporter, CURRENT_MOVE_AFTER};
 use super::shared::Shared;
 use super::split_point::Watched;
 use crate::attacks;
@@ -97,6 +98,10 @@ pub struct Worker<'a> {
     /// Root moves left out of the MultiPV line being searched (the first moves of the lines
     /// before it).
     root_excluded: Vec<Move>,
+    /// The main thread's reporting path (`None` for helpers).
+    reporter: Option<&'a mut Reporter<'a>>,
+    /// The depth of the main thread's iteration, for the root move reports.
+    iteration_depth: u32,
 }
 
 /// How a node's search ended, for the table.
@@ -150,7 +155,36 @@ impl<'a> Worker<'a> {
             multipv: 1,
             root_excluded: Vec::new(),
             ponder_signal: None,
+            reporter: None,
+            iteration_depth: 0,
         }
+    }
+
+    /// Main thread: where the search's reports go.
+    pub fn report_to(&mut self, reporter: &'a mut Reporter<'a>) {
+        self.reporter = Some(reporter);
+    }
+
+    /// Main thread: hands `report` to the reporting path.
+    fn report(&mut self, report: Report) {
+        if let Some(reporter) = self.reporter.as_mut() {
+            reporter(report);
+        }
+    }
+
+    /// Main thread, at the root: reports the move it starts on, the `index`-th of the
+    /// iteration's order, once the search has run long enough for that to help the user.
+    fn report_root_move(&mut self, ply: usize, index: usize, mv: Move) {
+        let Some(main) = self.main else { return };
+        if ply != 0 || main.started.elapsed() < CURRENT_MOVE_AFTER {
+            return;
+        }
+        let number = (index + 1 + self.root_excluded.len()) as u32;
+        self.report(Report::CurrentMove(CurrentMove {
+            depth: self.iteration_depth,
+            mv,
+            number,
+        }));
     }
 
     /// Main thread: the search ponders until `signal` is set; the time budget counts from then.

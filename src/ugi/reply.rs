@@ -9,7 +9,7 @@ use crate::board::Side;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::score::Score;
-use crate::search::Info;
+use crate::search::{CurrentMove, Info, Report};
 
 /// The answer to `ugi` / `uci`: id lines, one line per option, then `ugiok` / `uciok`.
 pub fn handshake(dialect: Dialect) -> String {
@@ -68,6 +68,22 @@ pub fn info_line(info: &Info) -> String {
     line
 }
 
+/// The root move the search starts on: `info depth <d> currmove <m> currmovenumber <n>`.
+pub fn currmove_line(current: &CurrentMove) -> String {
+    format!(
+        "info depth {} currmove {} currmovenumber {}",
+        current.depth, current.mv, current.number
+    )
+}
+
+/// The line a search report is printed as.
+pub fn report_line(report: Report) -> String {
+    match report {
+        Report::Iteration(info) => info_line(info),
+        Report::CurrentMove(current) => currmove_line(&current),
+    }
+}
+
 /// The fields of an `info` line read back, from this engine or another: the ones present, in
 /// any order, others skipped. The inverse of [`info_line`], for the match runner.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -90,6 +106,10 @@ pub struct InfoFields {
     pub hashfull: Option<u32>,
     /// `pv`, the moves as written (the rest of the line).
     pub pv: Vec<String>,
+    /// `currmove`, as written: the line reports a root move started, not a finished iteration.
+    pub currmove: Option<String>,
+    /// `currmovenumber`.
+    pub currmovenumber: Option<u32>,
 }
 
 /// Reads an `info` line (not `info string`); `None` for any other line.
@@ -109,6 +129,8 @@ pub fn read_info(line: &str) -> Option<InfoFields> {
             "nps" => fields.nps = words.next().and_then(|w| w.parse().ok()),
             "time" => fields.time_ms = words.next().and_then(|w| w.parse().ok()),
             "hashfull" => fields.hashfull = words.next().and_then(|w| w.parse().ok()),
+            "currmove" => fields.currmove = words.next().map(str::to_owned),
+            "currmovenumber" => fields.currmovenumber = words.next().and_then(|w| w.parse().ok()),
             "score" => {
                 let kind = words.next();
                 let value: Option<i32> = words.next().and_then(|w| w.parse().ok());
@@ -322,6 +344,31 @@ mod tests {
         let other = read_info("info multipv 2 depth 7 currmove a2-a3 score cp 5").unwrap();
         assert_eq!((other.depth, other.score), (Some(7), Some(Score(5))));
         assert_eq!(other.multipv, Some(2));
+        assert_eq!(other.currmove.as_deref(), Some("a2-a3"));
+    }
+
+    /// `currmove` lines read back to the move and number printed, and are told apart from
+    /// finished iterations.
+    #[test]
+    fn currmove_lines_round_trip() {
+        let start = Position::start(BoardSize::Eight);
+        for (number, &mv) in start.legal_moves().iter().enumerate().step_by(7) {
+            let current = CurrentMove {
+                depth: 9,
+                mv,
+                number: number as u32 + 1,
+            };
+            let line = report_line(Report::CurrentMove(current));
+            assert_eq!(line, currmove_line(&current));
+            let fields = read_info(&line).expect("an info line");
+            let read = CurrentMove {
+                depth: fields.depth.expect("depth"),
+                mv: start.parse_move(fields.currmove.as_deref().expect("currmove")).unwrap(),
+                number: fields.currmovenumber.expect("currmovenumber"),
+            };
+            assert_eq!(read, current);
+            assert_eq!(fields.pv, Vec::<String>::new());
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::score::Score;
 use crate::search::node::Node;
-use crate::search::report::{Info, SearchResult};
+use crate::search::report::{Info, Report, SearchResult};
 
 /// An aspiration window wider than this is opened fully.
 const ASPIRATION_LIMIT: i32 = 500;
@@ -23,7 +23,6 @@ impl Worker<'_> {
         &mut self,
         position: &Position,
         max_depth: u32,
-        report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         let started = self.main.expect("only the main thread iterates").started;
         // Until an iteration completes, play the move ordering's favourite (a king capture if
@@ -49,6 +48,7 @@ impl Worker<'_> {
         let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(wanted);
         for depth in 1..=max_depth {
             let iteration_started = Instant::now();
+            self.iteration_depth = depth;
             self.seldepth = 0;
             lines.clear();
             self.root_excluded.clear();
@@ -105,7 +105,7 @@ impl Worker<'_> {
             let nodes = self.total_nodes();
             let time_ms = elapsed.as_millis() as u64;
             for (k, (line_score, pv)) in lines.drain(..).enumerate() {
-                report(&Info {
+                self.report(Report::Iteration(&Info {
                     depth,
                     seldepth: self.seldepth as u32,
                     multipv: (wanted > 1).then_some(k as u32 + 1),
@@ -115,7 +115,7 @@ impl Worker<'_> {
                     time_ms,
                     hashfull: self.tt.hashfull(),
                     pv,
-                });
+                }));
             }
             last_iteration = iteration_started.elapsed().max(last_iteration / 2);
             // While pondering the clock does not run: only depth, proofs and stop end it.

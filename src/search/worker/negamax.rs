@@ -124,6 +124,7 @@ impl Worker<'_> {
             {
                 continue;
             }
+            self.report_root_move(ply, index, mv);
             let score = if index == 0 {
                 -self.negamax(&position.play(mv), node.child(0, node.alpha, node.beta))
             } else {

@@ -105,6 +105,7 @@ impl Worker<'_> {
         let split_point = &shared.splits()[ply];
         while let Some(claim) = split_point.claim() {
             self.set_watched_move(Some(claim.index));
+            self.report_root_move(ply, claim.index, claim.mv);
             let score = self.search_later_move(
                 &claim.position,
                 claim.mv,
