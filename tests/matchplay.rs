@@ -18,6 +18,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 const BROKEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/broken.sh");
+const LOGGED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/logged.sh");
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -373,6 +374,27 @@ fn bad_flags_are_clear_errors() {
                 "elo1=5",
             ],
             "elo0",
+        ),
+        (
+            vec![
+                "--engine",
+                "builtin:random",
+                "--engine",
+                "builtin:random",
+                "--tc",
+                "0/10+0",
+            ],
+            "MOVES must be a positive whole number",
+        ),
+        (
+            vec![
+                "--engine",
+                "builtin:random",
+                "ponder",
+                "--engine",
+                "builtin:greedy",
+            ],
+            "does not ponder",
         ),
     ] {
         let mut all = vec!["match"];
@@ -750,4 +772,127 @@ fn the_real_engine_plays_whole_games_through_the_protocol() {
     assert!(records.iter().all(|r| r.start.size() == BoardSize::Nine));
     check_replays(&records);
     assert_eq!(json_field(&json, "name", "lielow", "games"), 8);
+}
+
+/// The `go` lines an engine was sent in the first game of its log, with the moves of the
+/// `position` line before each.
+fn first_game_gos(log: &str) -> Vec<(usize, String)> {
+    let mut games = log.split("uginewgame\n");
+    let first = games.nth(1).expect("a game in the log");
+    let mut moves = 0;
+    let mut gos = Vec::new();
+    for line in first.lines() {
+        if line.starts_with("position ") {
+            moves = line
+                .split(" moves ")
+                .nth(1)
+                .map_or(0, |m| m.split(' ').count());
+        } else if line.starts_with("go") {
+            gos.push((moves, line.to_owned()));
+        }
+    }
+    gos
+}
+
+/// The number after `word` in a `go` line.
+fn go_value(go: &str, word: &str) -> Option<u64> {
+    let mut words = go.split(' ');
+    words.find(|w| *w == word)?;
+    words.next()?.parse().ok()
+}
+
+#[test]
+fn a_moves_time_control_sends_movestogo_and_refills_the_clock() {
+    let dir = scratch("movestogo");
+    let log = dir.join("engine.log");
+    let engine = format!(
+        "{LOGGED} {} {}",
+        log.display(),
+        env!("CARGO_BIN_EXE_lielow")
+    );
+    let (json, records, _) = run_match(
+        "movestogo",
+        &[
+            "match",
+            "--engine",
+            &engine,
+            "name=lielow",
+            "--engine",
+            "builtin:greedy",
+            "--games",
+            "2",
+            "--tc",
+            "2/0.3+0",
+        ],
+    );
+    assert!(records.iter().all(|r| !r.reason.is_forfeit()), "{json}");
+    check_replays(&records);
+    let log = std::fs::read_to_string(&log).expect("the log");
+    // In the first game the engine is Blue: its own clock is p1time.
+    let gos = first_game_gos(&log);
+    assert!(gos.len() >= 3, "{gos:?}");
+    for (k, (_, go)) in gos.iter().enumerate() {
+        assert_eq!(go_value(go, "movestogo"), Some(2 - k as u64 % 2), "{go}");
+    }
+    let own: Vec<u64> = gos
+        .iter()
+        .map(|(_, go)| go_value(go, "p1time").unwrap())
+        .collect();
+    assert_eq!(own[0], 300);
+    // The first period's two moves use some of its 300 ms; the third move has 300 more.
+    assert!(own[1] < 300 && own[2] > 300, "{own:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_pondering_engine_ponders_on_the_expected_reply() {
+    let dir = scratch("ponder");
+    let log = dir.join("engine.log");
+    let engine = format!(
+        "{LOGGED} {} {}",
+        log.display(),
+        env!("CARGO_BIN_EXE_lielow")
+    );
+    let (json, records, table) = run_match(
+        "ponder",
+        &[
+            "match",
+            "--engine",
+            &engine,
+            "name=pondering",
+            "ponder",
+            "option.Threads=1",
+            "--engine",
+            env!("CARGO_BIN_EXE_lielow"),
+            "name=plain",
+            "option.Threads=1",
+            "--games",
+            "2",
+            "--tc",
+            "0.5+0.02",
+        ],
+    );
+    assert!(records.iter().all(|r| !r.reason.is_forfeit()), "{json}");
+    check_replays(&records);
+    let log = std::fs::read_to_string(&log).expect("the log");
+    assert!(log.contains("setoption name Ponder value true\n"), "{log}");
+    // After each `go ponder`: `ponderhit` when the opponent played the expected reply (the
+    // position sent was the game's), `stop` otherwise, before the next position.
+    let lines: Vec<&str> = log.lines().collect();
+    let (mut hits, mut stops) = (0, 0);
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("go ") && line.ends_with(" ponder") {
+            match lines.get(i + 1) {
+                Some(&"ponderhit") => hits += 1,
+                Some(&"stop") => stops += 1,
+                Some(&"quit") | None => {}
+                other => panic!("after {line}: {other:?}"),
+            }
+        }
+    }
+    assert!(hits > 0 && stops > 0, "{hits} hits, {stops} stops");
+    assert_eq!(json_field(&json, "name", "pondering", "ponder_hits"), hits);
+    assert_eq!(json_field(&json, "name", "plain", "ponder_hits"), 0);
+    assert!(table.contains(&format!("pondering: {hits} of ")), "{table}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

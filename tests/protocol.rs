@@ -910,7 +910,11 @@ fn a_search_past_one_second_reports_each_root_move_it_starts() {
     for later in fields[first..].iter().filter(|f| f.currmove.is_none()) {
         assert!(later.time_ms.expect("time") >= 1000, "{infos:?}");
     }
-    for (line, f) in infos.iter().zip(&fields).filter(|(_, f)| f.currmove.is_some()) {
+    for (line, f) in infos
+        .iter()
+        .zip(&fields)
+        .filter(|(_, f)| f.currmove.is_some())
+    {
         let mv = f.currmove.as_deref().unwrap();
         assert!(legal.iter().any(|m| m == mv), "{line}");
         let number = f.currmovenumber.expect("currmovenumber") as usize;

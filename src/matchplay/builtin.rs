@@ -140,6 +140,8 @@ impl Player for BuiltinPlayer {
             text,
             elapsed: started.elapsed(),
             depth: None,
+            ponder: None,
+            ponder_hit: false,
         })
     }
 }

@@ -17,6 +17,7 @@ use super::player::Timeouts;
 use super::report::Tally;
 use super::runner::{self, MatchConfig, MoveLimits};
 use super::stats::Sprt;
+use super::time_control::TimeControl;
 use super::ugi_client::{split_command_line, UgiEngine};
 
 /// No-reply timeout when the match is timed (added to the move's budget).
@@ -35,6 +36,7 @@ per-engine settings, which belong to the engine before them:
   --engine \"./lielow\" name=new option.Hash=64 option.Threads=1 --engine builtin:greedy
   --engine \"/path/to/other --uci-mode\" name=other
   --engine ./lielow name=fast movetime=50 (this engine's own movetime, for time-odds matches)
+  --engine ./lielow name=pondering ponder (thinks on the opponent's time, as UCI's ponder)
 Built-in players: builtin:random, builtin:greedy (king capture, else the tallest capture, else \
 random, never bearing off its own king unless forced), builtin:mcts (UCT with random playouts; \
 builtin:mcts:N for N iterations per move, builtin:mcts:200ms for a time per move; otherwise it \
@@ -46,6 +48,7 @@ with --gauntlet the first engine plays each of the others.
 
 Time: --tc BASE+INC (seconds) gives each side a clock kept by the runner: the wall time from `go` \
 to `bestmove` is taken off, and a move slower than the clock plus --latency-ms is a time forfeit. \
+--tc MOVES/BASE+INC adds BASE again after every MOVES moves of a side, and `go` sends movestogo. \
 --movetime MS is sent in `go`, and a move slower than MS plus --latency-ms is a time forfeit. \
 --depth and --nodes are sent in `go`. Without any of these, --movetime 100. An engine silent for \
 --timeout-ms past its budget (default 5000 ms; 60000 ms from `go` when only --depth/--nodes limit \
@@ -66,8 +69,9 @@ pub struct MatchArgs {
     /// Games played at once (each with its own engine processes).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     concurrency: u32,
-    /// Clock per side: BASE+INC in seconds, e.g. 10+0.1.
-    #[arg(long, value_name = "BASE+INC")]
+    /// Clock per side: [MOVES/]BASE+INC in seconds, e.g. 10+0.1, or 40/60+0 (60 s for every
+    /// 40 moves).
+    #[arg(long, value_name = "[MOVES/]BASE+INC")]
     tc: Option<String>,
     /// Time per move in milliseconds.
     #[arg(long, value_name = "MS")]
@@ -146,25 +150,8 @@ pub struct OpeningsArgs {
     max_eval: i32,
 }
 
-/// Parses `BASE+INC` (seconds) into milliseconds.
-pub fn parse_tc(text: &str) -> Result<(u64, u64), String> {
-    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
-    let seconds = |part: &str| -> Result<u64, String> {
-        match part.trim().parse::<f64>() {
-            Ok(s) if (0.0..1e9).contains(&s) => Ok((s * 1000.0).round() as u64),
-            _ => Err(format!(
-                "--tc '{text}': expected BASE+INC in seconds, e.g. 10+0.1"
-            )),
-        }
-    };
-    let (base, inc) = (seconds(base)?, seconds(inc)?);
-    if base == 0 {
-        return Err(format!("--tc '{text}': the base time must be positive"));
-    }
-    Ok((base, inc))
-}
-
-/// Reads one `--engine` group: the command (or built-in) and its `name=`/`option.` settings.
+/// Reads one `--engine` group: the command (or built-in) and its `name=`, `movetime=`,
+/// `ponder` and `option.` settings.
 pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     let (command, settings) = words.split_first().ok_or("--engine needs a command")?;
     let command = command.strip_prefix("cmd=").unwrap_or(command);
@@ -183,8 +170,11 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     };
     let mut options = Vec::new();
     let mut movetime = None;
+    let mut ponder = false;
     for setting in settings {
-        if let Some(value) = setting.strip_prefix("name=") {
+        if setting == "ponder" {
+            ponder = true;
+        } else if let Some(value) = setting.strip_prefix("name=") {
             name = value.to_string();
         } else if let Some(value) = setting.strip_prefix("movetime=") {
             match value.parse::<u64>() {
@@ -201,7 +191,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
             options.push((key.to_string(), value.to_string()));
         } else {
             return Err(format!(
-                "'{setting}' after --engine {command}: expected name=NAME, movetime=MS or option.NAME=VALUE"
+                "'{setting}' after --engine {command}: expected name=NAME, movetime=MS, ponder or option.NAME=VALUE"
             ));
         }
     }
@@ -210,25 +200,30 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
             "engine name '{name}' must be non-empty and hold no ';' or line break"
         ));
     }
-    if matches!(kind, EngineKind::Builtin(_)) && !options.is_empty() {
-        return Err(format!("built-in player {command} takes no options"));
+    if matches!(kind, EngineKind::Builtin(_)) && (!options.is_empty() || ponder) {
+        return Err(format!(
+            "built-in player {command} takes no options and does not ponder"
+        ));
     }
     Ok(EngineSpec {
         name,
         kind,
         options,
         movetime,
+        ponder,
     })
 }
 
 /// Splits the `--engine` values into one group per engine: a setting (`name=...`,
-/// `option.NAME=VALUE`) belongs to the engine before it, any other value starts a new engine.
+/// `movetime=...`, `ponder`, `option.NAME=VALUE`) belongs to the engine before it, any other
+/// value starts a new engine.
 pub fn group_engine_words(words: &[String]) -> Result<Vec<Vec<String>>, String> {
     let mut groups: Vec<Vec<String>> = Vec::new();
     for word in words {
-        let is_setting = ["name=", "movetime=", "option."]
-            .iter()
-            .any(|prefix| word.starts_with(prefix));
+        let is_setting = word == "ponder"
+            || ["name=", "movetime=", "option."]
+                .iter()
+                .any(|prefix| word.starts_with(prefix));
         match groups.last_mut() {
             Some(group) if is_setting => group.push(word.clone()),
             None if is_setting => return Err(format!("'{word}' comes before any engine")),
@@ -268,7 +263,14 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         return Err("--games must be at least 1".into());
     }
     let mut limits = MoveLimits {
-        clock: args.tc.as_deref().map(parse_tc).transpose()?,
+        clock: args
+            .tc
+            .as_deref()
+            .map(|text| {
+                text.parse::<TimeControl>()
+                    .map_err(|e| format!("--tc '{}': {e}", crate::ugi::shown(text)))
+            })
+            .transpose()?,
         movetime: args.movetime,
         depth: args.depth,
         nodes: args.nodes,

@@ -18,6 +18,9 @@ pub struct EngineSpec {
     /// This engine's own `movetime` (ms), instead of the match's: for time-odds matches such
     /// as the engine at 200 ms/move against itself at 50 ms/move.
     pub movetime: Option<u64>,
+    /// Pondering: the engine gets `setoption name Ponder value true` and thinks about the
+    /// reply it expects while the opponent moves (`go ponder`, then `ponderhit` or `stop`).
+    pub ponder: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,7 +37,13 @@ impl EngineSpec {
     pub fn create(&self, timeouts: Timeouts) -> Box<dyn Player> {
         match &self.kind {
             EngineKind::Command(argv) => {
-                Box::new(UgiEngine::new(argv.clone(), self.options.clone(), timeouts))
+                let mut options = self.options.clone();
+                if self.ponder {
+                    options.push(("Ponder".to_owned(), "true".to_owned()));
+                }
+                let mut engine = UgiEngine::new(argv.clone(), options, timeouts);
+                engine.set_pondering(self.ponder);
+                Box::new(engine)
             }
             EngineKind::Builtin(kind) => Box::new(BuiltinPlayer::new(*kind)),
         }

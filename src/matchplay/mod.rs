@@ -8,6 +8,7 @@
 //! - [`engine_spec`]: which player to start and how; [`player`]: what the runner asks of a
 //!   player, implemented by [`ugi_client`] (a child process spoken to in UGI, with timeouts,
 //!   killed and restarted when it hangs) and [`builtin`];
+//! - [`time_control`]: the clock of `--tc`, with or without periods of moves;
 //! - [`stats`]: Elo, error bars, LOS and SPRT from game-pair statistics; [`report`]: the summary;
 //! - [`records`]: the one-line-per-game record format; [`openings`]: opening files and random
 //!   openings; [`crowded`]: capture-heavy middle games, the quiescence search's stress test.
@@ -22,6 +23,7 @@ pub mod records;
 pub mod report;
 pub mod runner;
 pub mod stats;
+pub mod time_control;
 pub mod ugi_client;
 
 use std::fmt;

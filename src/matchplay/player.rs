@@ -39,6 +39,10 @@ pub struct Reply {
     pub elapsed: Duration,
     /// The depth of the last `info` line, when there was one.
     pub depth: Option<u32>,
+    /// The reply the player expects (`bestmove <m> ponder <reply>`), as written.
+    pub ponder: Option<String>,
+    /// The move came from a ponder search that the opponent's move confirmed (`ponderhit`).
+    pub ponder_hit: bool,
 }
 
 /// Why a player produced no move: the process died (`Crash`) or stayed silent (`NoReply`).
@@ -68,4 +72,16 @@ pub trait Player: Send {
 
     /// Asks for a move.
     fn go(&mut self, request: &MoveRequest) -> Result<Reply, Failure>;
+
+    /// Whether the player thinks on the opponent's time.
+    fn ponders(&self) -> bool {
+        false
+    }
+
+    /// Starts thinking on the opponent's time about `request`, the position after the reply
+    /// the player expects, and returns at once. The next [`Player::go`] or
+    /// [`Player::new_game`] ends that search: `go` for the same moves continues it (a ponder
+    /// hit), anything else stops it first. A failure here is returned by that next call, so
+    /// that it counts against the player's own move.
+    fn ponder(&mut self, _request: &MoveRequest) {}
 }

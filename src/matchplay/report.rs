@@ -38,6 +38,8 @@ pub struct EngineTally {
     pub depth_sum: u64,
     /// Moves that reported a depth.
     pub depth_count: u64,
+    /// Moves that came from a ponder hit.
+    pub ponder_hits: u64,
 }
 
 impl EngineTally {
@@ -126,6 +128,7 @@ impl Tally {
                 engine.time_ms += game.time_used[side].as_secs_f64() * 1000.0;
                 engine.depth_sum += game.depth_sum[side];
                 engine.depth_count += game.depth_count[side];
+                engine.ponder_hits += game.ponder_hits[side];
             }
             self.games += 1;
             self.plies += (game.record.moves.len() - game.opening_plies) as u64;
@@ -246,6 +249,17 @@ impl Tally {
                 }
             );
         }
+        for (name, e) in self.names.iter().zip(&self.engines) {
+            if e.ponder_hits > 0 {
+                let _ = writeln!(
+                    out,
+                    "{name}: {} of {} moves were ponder hits ({:.1}%)",
+                    e.ponder_hits,
+                    e.moves,
+                    100.0 * e.ponder_hits as f64 / e.moves as f64
+                );
+            }
+        }
         if let Some(plies) = self.average_plies() {
             let _ = writeln!(
                 out,
@@ -325,13 +339,14 @@ impl Tally {
             let _ = write!(
                 out,
                 "    {{\"name\": {}, \"games\": {}, \"wins\": {}, \"losses\": {}, \"losses_by_reason\": {{{}}}, \
-                 \"moves\": {}, \"average_ms_per_move\": {}, \"average_depth\": {}}}",
+                 \"moves\": {}, \"ponder_hits\": {}, \"average_ms_per_move\": {}, \"average_depth\": {}}}",
                 string(name),
                 e.games,
                 e.wins,
                 e.losses(),
                 reasons.join(", "),
                 e.moves,
+                e.ponder_hits,
                 number(e.average_ms_per_move().unwrap_or(f64::NAN)),
                 number(e.average_depth().unwrap_or(f64::NAN)),
             );

@@ -12,6 +12,10 @@
 //! is a `time-forfeit`. An engine silent for longer than its budget (clock or movetime) plus the
 //! no-reply timeout — or, with only `--depth`/`--nodes`, the no-reply timeout itself — is a
 //! `no-reply`: killed, and started again for its next game.
+//!
+//! With `--tc MOVES/BASE+INC` each `go` carries `movestogo`, and BASE is added to a side's clock
+//! after every MOVES of its moves. A pondering engine is asked to ponder on the reply it names
+//! after each of its moves; on a ponder hit its clock runs from `ponderhit` to `bestmove`.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -21,19 +25,21 @@ use std::time::Duration;
 use crate::board::Side;
 use crate::limits::{Clock, Limits};
 use crate::moves::Move;
+use crate::position::Position;
 
 use super::engine_spec::EngineSpec;
 use super::openings::Opening;
 use super::player::{MoveRequest, Player, Timeouts};
 use super::records::{ending_of, GameRecord};
 use super::stats::Sprt;
+use super::time_control::TimeControl;
 use super::Reason;
 
 /// The move limits of a match, as given on the command line (milliseconds).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveLimits {
-    /// Base time and increment of each side's clock.
-    pub clock: Option<(u64, u64)>,
+    /// Each side's clock.
+    pub clock: Option<TimeControl>,
     /// Time per move, sent in `go` and enforced.
     pub movetime: Option<u64>,
     /// Depth per move, sent in `go`.
@@ -110,6 +116,8 @@ pub struct GameResult {
     pub depth_sum: [u64; 2],
     /// Per side: moves that reported a depth.
     pub depth_count: [u64; 2],
+    /// Per side: moves that came from a ponder hit.
+    pub ponder_hits: [u64; 2],
     /// What went wrong, for forfeits.
     pub detail: Option<String>,
 }
@@ -225,10 +233,10 @@ pub fn play_game(
         time_used: [Duration::ZERO; 2],
         depth_sum: [0; 2],
         depth_count: [0; 2],
+        ponder_hits: [0; 2],
         detail: None,
     };
-    let (base, increment) = config.limits.clock.unwrap_or((0, 0));
-    let mut clock = [base; 2];
+    let mut clock = [config.limits.clock.map_or(0, |tc| tc.base_ms); 2];
     let latency = config.latency;
     let (winner, reason) = loop {
         let us = position.side_to_move();
@@ -252,19 +260,7 @@ pub fn play_game(
         let movetime = config.engines[engines[us.index()]]
             .movetime
             .or(config.limits.movetime);
-        let limits = Limits {
-            depth: config.limits.depth,
-            nodes: config.limits.nodes,
-            movetime,
-            clock: config.limits.clock.map(|_| Clock {
-                time: clock,
-                increment: [increment; 2],
-                moves_to_go: None,
-            }),
-            infinite: false,
-            mate: None,
-            ponder: false,
-        };
+        let limits = move_limits(config, movetime, clock, result.moves_made[us.index()]);
         let budget = match (config.limits.clock, movetime) {
             (Some(_), _) => Some(Duration::from_millis(clock[us.index()])),
             (None, Some(movetime)) => Some(Duration::from_millis(movetime)),
@@ -288,6 +284,7 @@ pub fn play_game(
         let side = us.index();
         result.moves_made[side] += 1;
         result.time_used[side] += reply.elapsed;
+        result.ponder_hits[side] += u64::from(reply.ponder_hit);
         if let Some(depth) = reply.depth {
             result.depth_sum[side] += u64::from(depth);
             result.depth_count[side] += 1;
@@ -303,14 +300,19 @@ pub fn play_game(
                 break (us.opponent(), Reason::TimeForfeit);
             }
         }
-        if config.limits.clock.is_some() {
+        if let Some(tc) = config.limits.clock {
             let spent = reply.elapsed.as_millis() as u64;
-            clock[side] = clock[side].saturating_sub(spent) + increment;
+            clock[side] =
+                clock[side].saturating_sub(spent) + tc.gained_after(result.moves_made[side]);
         }
         match position.parse_move(&reply.text) {
             Ok(mv) => {
                 position = position.play(mv);
                 moves.push(mv);
+                if let Some(expected) = reply.ponder.as_deref().filter(|_| player.ponders()) {
+                    let limits = move_limits(config, movetime, clock, result.moves_made[side]);
+                    ponder_on(player.as_mut(), &start, &moves, &position, expected, limits);
+                }
             }
             Err(error) => {
                 let detail = if reply.text.is_empty() {
@@ -327,4 +329,59 @@ pub fn play_game(
     result.record.winner = winner;
     result.record.reason = reason;
     result
+}
+
+/// What `go` sends a side whose own movetime is `movetime`, with the clocks at `clock`, after
+/// it has made `moves_made` moves of the game.
+fn move_limits(
+    config: &MatchConfig,
+    movetime: Option<u64>,
+    clock: [u64; 2],
+    moves_made: u64,
+) -> Limits {
+    Limits {
+        depth: config.limits.depth,
+        nodes: config.limits.nodes,
+        movetime,
+        clock: config.limits.clock.map(|tc| Clock {
+            time: clock,
+            increment: [tc.increment_ms; 2],
+            moves_to_go: tc.moves_to_go(moves_made),
+        }),
+        infinite: false,
+        mate: None,
+        ponder: false,
+    }
+}
+
+/// Starts `player`'s ponder search on the reply `expected` it named after its move, when that
+/// reply is legal after `moves` and leaves the game going (there is nothing to think about
+/// otherwise). A failure to start it is the player's to report at its next move.
+fn ponder_on(
+    player: &mut dyn Player,
+    start: &Position,
+    moves: &[Move],
+    position: &Position,
+    expected: &str,
+    limits: Limits,
+) {
+    if position.winner().is_some() {
+        return;
+    }
+    let Ok(reply) = position.parse_move(expected) else {
+        return;
+    };
+    let after = position.play(reply);
+    if after.winner().is_some() {
+        return;
+    }
+    let mut pondered = moves.to_vec();
+    pondered.push(reply);
+    player.ponder(&MoveRequest {
+        start,
+        moves: &pondered,
+        position: &after,
+        limits,
+        deadline: Duration::ZERO,
+    })
 }

@@ -10,6 +10,11 @@
 //! `readyok`. Before each game: `uginewgame`, `isready` -> `readyok` (which also drains anything
 //! left over from the previous game). Each move: `position fen <start> [moves ...]`, `go ...`,
 //! then lines until `bestmove <move>`; `info` lines are read for their depth, other lines ignored.
+//!
+//! A pondering engine (`Ponder` set true) is sent, right after its move, the position after the
+//! reply it expects and `go ponder ...`. If the opponent plays that reply, the runner sends
+//! `ponderhit` and its clock runs from then; otherwise (or when the game ends, or a new one
+//! starts) it sends `stop`, drops the `bestmove` of the ponder search, and asks as usual.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -17,6 +22,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::moves::Move;
 use crate::ugi;
 
 use super::player::{Failure, MoveRequest, Player, Reply, Timeouts};
@@ -247,6 +253,12 @@ pub struct UgiEngine {
     process: Option<Process>,
     /// `info string` lines seen during the last handshake (errors about options, typically).
     pub handshake_notes: Vec<String>,
+    /// Whether the engine is sent `go ponder` after its moves.
+    ponders: bool,
+    /// While a ponder search runs: the moves of the position it searches.
+    pondering: Option<Vec<Move>>,
+    /// Why the last ponder search could not start: reported at the next `go` or new game.
+    ponder_failure: Option<Failure>,
 }
 
 impl UgiEngine {
@@ -258,7 +270,37 @@ impl UgiEngine {
             timeouts,
             process: None,
             handshake_notes: Vec::new(),
+            ponders: false,
+            pondering: None,
+            ponder_failure: None,
         }
+    }
+
+    /// Whether the engine ponders (it must also be given the `Ponder` option).
+    pub fn set_pondering(&mut self, on: bool) {
+        self.ponders = on;
+    }
+
+    /// Ends a ponder search whose result is not wanted: `stop`, and its `bestmove` dropped.
+    fn stop_pondering(&mut self) -> Result<(), Failure> {
+        if let Some(failure) = self.ponder_failure.take() {
+            return Err(failure);
+        }
+        if self.pondering.take().is_none() {
+            return Ok(());
+        }
+        let timeout = self.timeouts.handshake;
+        self.with_process(|process| {
+            process.send("stop")?;
+            process
+                .wait_for(
+                    timeout,
+                    "bestmove after stop",
+                    |l| first_word_is(l, "bestmove"),
+                    |_| {},
+                )
+                .map(|_| ())
+        })
     }
 
     /// Starts the process and completes the handshake, if not running.
@@ -310,6 +352,7 @@ impl UgiEngine {
         let process = self.process.as_mut().expect("started above");
         let result = talk(process);
         if result.is_err() {
+            self.pondering = None;
             if let Some(mut process) = self.process.take() {
                 process.kill();
             }
@@ -333,6 +376,7 @@ impl Drop for UgiEngine {
 
 impl Player for UgiEngine {
     fn new_game(&mut self, _seed: u64) -> Result<(), Failure> {
+        self.stop_pondering()?;
         let timeout = self.timeouts.handshake;
         self.with_process(|process| {
             process.send("uginewgame")?;
@@ -344,17 +388,21 @@ impl Player for UgiEngine {
     }
 
     fn go(&mut self, request: &MoveRequest) -> Result<Reply, Failure> {
-        let mut position = format!("position fen {}", request.start.to_lfen());
-        if !request.moves.is_empty() {
-            position += " moves";
-            for mv in request.moves {
-                position += &format!(" {mv}");
-            }
+        let ponder_hit = self.pondering.as_deref() == Some(request.moves);
+        if ponder_hit {
+            self.pondering = None;
+        } else {
+            self.stop_pondering()?;
         }
+        let position = position_line(request);
         let go = ugi::go_line(&request.limits);
         self.with_process(|process| {
-            process.send(&position)?;
-            process.send(&go)?;
+            if ponder_hit {
+                process.send("ponderhit")?;
+            } else {
+                process.send(&position)?;
+                process.send(&go)?;
+            }
             let sent = Instant::now();
             let mut depth = None;
             let line = process.wait_for(
@@ -370,12 +418,57 @@ impl Player for UgiEngine {
                 },
             )?;
             let elapsed = sent.elapsed();
-            let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+            let mut words = line.split_whitespace().skip(1);
+            let text = words.next().unwrap_or("").to_string();
+            let ponder = match (words.next(), words.next()) {
+                (Some("ponder"), Some(reply)) => Some(reply.to_string()),
+                _ => None,
+            };
             Ok(Reply {
                 text,
                 elapsed,
                 depth,
+                ponder,
+                ponder_hit,
             })
         })
     }
+
+    fn ponders(&self) -> bool {
+        self.ponders
+    }
+
+    fn ponder(&mut self, request: &MoveRequest) {
+        if !self.ponders {
+            return;
+        }
+        if let Err(failure) = self.stop_pondering() {
+            self.ponder_failure = Some(failure);
+            return;
+        }
+        let position = position_line(request);
+        let go = ugi::go_line(&crate::limits::Limits {
+            ponder: true,
+            ..request.limits
+        });
+        match self.with_process(|process| {
+            process.send(&position)?;
+            process.send(&go)
+        }) {
+            Ok(()) => self.pondering = Some(request.moves.to_vec()),
+            Err(failure) => self.ponder_failure = Some(failure),
+        }
+    }
+}
+
+/// `position fen <start> [moves ...]` for `request`.
+fn position_line(request: &MoveRequest) -> String {
+    let mut line = format!("position fen {}", request.start.to_lfen());
+    if !request.moves.is_empty() {
+        line += " moves";
+        for mv in request.moves {
+            line += &format!(" {mv}");
+        }
+    }
+    line
 }

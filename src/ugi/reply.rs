@@ -363,7 +363,9 @@ mod tests {
             let fields = read_info(&line).expect("an info line");
             let read = CurrentMove {
                 depth: fields.depth.expect("depth"),
-                mv: start.parse_move(fields.currmove.as_deref().expect("currmove")).unwrap(),
+                mv: start
+                    .parse_move(fields.currmove.as_deref().expect("currmove"))
+                    .unwrap(),
                 number: fields.currmovenumber.expect("currmovenumber"),
             };
             assert_eq!(read, current);

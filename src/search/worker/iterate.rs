@@ -19,11 +19,7 @@ const ASPIRATION_LIMIT: i32 = 500;
 impl Worker<'_> {
     /// Iterative deepening from `position` up to `max_depth`: the main thread's loop (helpers
     /// only search the moves it shares).
-    pub fn iterate(
-        &mut self,
-        position: &Position,
-        max_depth: u32,
-    ) -> SearchResult {
+    pub fn iterate(&mut self, position: &Position, max_depth: u32) -> SearchResult {
         let started = self.main.expect("only the main thread iterates").started;
         // Until an iteration completes, play the move ordering's favourite (a king capture if
         // there is one, never a bear-off of the own king unless it is the only move).
