@@ -100,9 +100,41 @@ pub fn random_opening(size: BoardSize, plies: usize, rng: &mut StdRng) -> Option
     (!position.is_game_over()).then_some(Opening { start, moves })
 }
 
+/// How many random games may end before their opening plies are played, when none has lasted
+/// that long yet, before random openings of that length are declared impossible.
+const RANDOM_OPENING_FAILURES: usize = 1000;
+
+/// Why random openings cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooManyPlies {
+    /// The plies asked for.
+    pub plies: usize,
+    /// Random games tried, all over before that many plies.
+    pub tries: usize,
+}
+
+impl std::fmt::Display for TooManyPlies {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "no random game from the start lasted {} plies in {} tries (random games end \
+             much sooner); ask for fewer plies",
+            self.plies, self.tries
+        )
+    }
+}
+
 /// `count` random openings of `plies` plies, reproducible from `seed`; distinct final positions
-/// where the opening tree allows, repeats only when it is too small to give `count`.
-pub fn random_openings(size: BoardSize, plies: usize, count: usize, seed: u64) -> Vec<Opening> {
+/// where the opening tree allows, repeats only when it is too small to give `count`, fewer
+/// when games that long are so rare that a generous number of tries finds fewer. Random
+/// games end by themselves: when [`RANDOM_OPENING_FAILURES`] in a row end before `plies` with
+/// none lasting, the length cannot be had and the answer is an error, not an endless search.
+pub fn random_openings(
+    size: BoardSize,
+    plies: usize,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<Opening>, TooManyPlies> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut seen = HashSet::new();
     let mut openings = Vec::with_capacity(count);
@@ -110,6 +142,15 @@ pub fn random_openings(size: BoardSize, plies: usize, count: usize, seed: u64) -
     while openings.len() < count {
         attempts += 1;
         let Some(opening) = random_opening(size, plies, &mut rng) else {
+            if openings.is_empty() && attempts >= RANDOM_OPENING_FAILURES {
+                return Err(TooManyPlies {
+                    plies,
+                    tries: attempts,
+                });
+            }
+            if attempts > 100 * count + 10_000 {
+                break; // rare enough: the match cycles through the ones found
+            }
             continue;
         };
         let fresh = seen.insert(opening.position().key());
@@ -117,7 +158,7 @@ pub fn random_openings(size: BoardSize, plies: usize, count: usize, seed: u64) -
             openings.push(opening);
         }
     }
-    openings
+    Ok(openings)
 }
 
 /// What `lielow openings` looks for.

@@ -8,8 +8,11 @@
 //!
 //! The conversation: `ugi` -> `ugiok`; `setoption name N value V` per option; `isready` ->
 //! `readyok`. Before each game: `uginewgame`, `isready` -> `readyok` (which also drains anything
-//! left over from the previous game). Each move: `position fen <start> [moves ...]`, `go ...`,
-//! then lines until `bestmove <move>`; `info` lines are read for their depth, other lines ignored.
+//! left over from the previous game). Each move: `position fen <start> [moves ...]`, then a
+//! barrier (`isready`, every line up to `readyok` dropped: stray output after the last
+//! `bestmove`, a second `bestmove` included, costs nothing and answers nothing), then `go ...`
+//! with the clock started, and lines until `bestmove <move>`; `info` lines are read for their
+//! depth, other lines ignored.
 //!
 //! A pondering engine (`Ponder` set true) is sent, right after its move, the position after the
 //! reply it expects and `go ponder ...`. If the opponent plays that reply, the runner sends
@@ -19,6 +22,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -131,6 +135,7 @@ impl Process {
         let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start '{program}': {e}"))?;
+        remember_group(child.id());
         let stdin = child.stdin.take().ok_or("no stdin pipe")?;
         let stdout = child.stdout.take().ok_or("no stdout pipe")?;
         let (sender, lines) = mpsc::channel();
@@ -198,6 +203,16 @@ impl Process {
         }
     }
 
+    /// The barrier before each `go`: `isready`, and every line up to `readyok` dropped. What
+    /// an engine printed after its last `bestmove` (a second `bestmove`, a flood of `info`) is
+    /// read here, before the clock starts, so it can neither answer the next move nor cost it
+    /// time.
+    fn barrier(&mut self, timeout: Duration) -> Result<(), Failure> {
+        self.send("isready")?;
+        self.wait_for(timeout, "readyok", |l| l.trim() == "readyok", |_| {})
+            .map(|_| ())
+    }
+
     /// How the process ended, waiting briefly: a process that closed its output may still be
     /// running (the caller then kills it), and the runner must never block on it.
     fn exit_status(&mut self) -> String {
@@ -214,17 +229,10 @@ impl Process {
 
     /// Kills the engine (and its process group) and reaps it.
     fn kill(&mut self) {
-        #[cfg(unix)]
-        {
-            let group = format!("-{}", self.child.id());
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &group])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
-        }
+        kill_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
+        forget_group(self.child.id());
     }
 
     /// Asks the engine to quit, killing it if it does not within a short grace.
@@ -233,11 +241,60 @@ impl Process {
         let deadline = Instant::now() + QUIT_GRACE;
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
+                // Children it left behind in its group go too.
+                kill_group(self.child.id());
+                forget_group(self.child.id());
                 return;
             }
             thread::sleep(Duration::from_millis(5));
         }
         self.kill();
+    }
+}
+
+/// The process groups of the engines running, for [`kill_all_engines`].
+static RUNNING_GROUPS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn remember_group(id: u32) {
+    RUNNING_GROUPS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .push(id);
+}
+
+fn forget_group(id: u32) {
+    RUNNING_GROUPS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .retain(|&group| group != id);
+}
+
+/// Kills the process group `id` (the engine started as its leader, and whatever it started)
+/// with a system call, not the `kill` program, which may not be on the PATH.
+fn kill_group(id: u32) {
+    #[cfg(unix)]
+    {
+        use nix::sys::signal::{killpg, Signal};
+        use nix::unistd::Pid;
+        if let Ok(id) = i32::try_from(id) {
+            // It may be gone already (ESRCH): nothing is left to kill then.
+            let _ = killpg(Pid::from_raw(id), Signal::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = id;
+}
+
+/// Kills every engine this process started, and their children: what the runner does when it
+/// is interrupted (Ctrl-C, SIGTERM), so that no engine outlives it.
+pub fn kill_all_engines() {
+    let groups = std::mem::take(
+        &mut *RUNNING_GROUPS
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()),
+    );
+    for group in groups {
+        kill_group(group);
     }
 }
 
@@ -396,11 +453,13 @@ impl Player for UgiEngine {
         }
         let position = position_line(request);
         let go = ugi::go_line(&request.limits);
+        let timeout = self.timeouts.handshake;
         self.with_process(|process| {
             if ponder_hit {
                 process.send("ponderhit")?;
             } else {
                 process.send(&position)?;
+                process.barrier(timeout)?;
                 process.send(&go)?;
             }
             let sent = Instant::now();
@@ -451,8 +510,10 @@ impl Player for UgiEngine {
             ponder: true,
             ..request.limits
         });
+        let timeout = self.timeouts.handshake;
         match self.with_process(|process| {
             process.send(&position)?;
+            process.barrier(timeout)?;
             process.send(&go)
         }) {
             Ok(()) => self.pondering = Some(request.moves.to_vec()),
