@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use lielow::matchplay::builtin::greedy_move;
 use lielow::matchplay::openings::{parse_file, Opening};
@@ -19,6 +20,8 @@ use rand::SeedableRng;
 
 const BROKEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/broken.sh");
 const LOGGED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/logged.sh");
+const NOISY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/noisy.sh");
+const SPAWNER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/spawner.sh");
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -894,5 +897,332 @@ fn a_pondering_engine_ponders_on_the_expected_reply() {
     assert_eq!(json_field(&json, "name", "pondering", "ponder_hits"), hits);
     assert_eq!(json_field(&json, "name", "plain", "ponder_hits"), 0);
     assert!(table.contains(&format!("pondering: {hits} of ")), "{table}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `lielow match` with `args` must fail at once with exit status 2 and `expect` on stderr.
+fn refused_at_once(args: &[&str], expect: &str) {
+    let started = Instant::now();
+    let output = lielow(args);
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(expect), "{args:?}: {stderr}");
+    assert!(!stderr.contains("games 1/"), "a game was played: {stderr}");
+    eprintln!("{args:?}: refused in {took:?}");
+}
+
+#[test]
+fn impossible_openings_and_absurd_game_counts_are_refused_at_once() {
+    let random = ["--engine", "builtin:random", "--engine", "builtin:random"];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut args = vec!["match"];
+        args.extend(random);
+        args.extend(extra);
+        args
+    };
+    refused_at_once(
+        &with(&["--games", "2", "--random-plies", "1000"]),
+        "no random game from the start lasted 1000 plies",
+    );
+    for games in ["18446744073709551615", "4000000000"] {
+        refused_at_once(
+            &with(&["--games", games]),
+            "give 1 to 1000000000 games per pairing",
+        );
+    }
+}
+
+#[test]
+fn an_output_path_that_cannot_be_written_is_refused_before_the_first_game() {
+    let dir = scratch("bad-output");
+    let missing = dir.join("no/such/dir/out.json");
+    let records = dir.join("games.txt");
+    let (missing, records) = (missing.display().to_string(), records.display().to_string());
+    let base = [
+        "match",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+        "--games",
+        "1000",
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--records", &records, "--json", &missing]);
+    refused_at_once(&args, "cannot write");
+    let mut args = base.to_vec();
+    args.extend(["--records", &missing]);
+    refused_at_once(&args, "cannot write");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn stray_output_after_bestmove_answers_nothing_and_costs_nothing() {
+    // The engine repeats each bestmove and floods 3000 lines after it; at 200 ms a move and a
+    // 50 ms allowance, neither may cost it a move or time.
+    let command = format!("{NOISY} {}", env!("CARGO_BIN_EXE_lielow"));
+    let (json, records, _) = run_match(
+        "noisy",
+        &[
+            "match",
+            "--engine",
+            &command,
+            "name=noisy",
+            "--engine",
+            "builtin:greedy",
+            "--games",
+            "2",
+            "--movetime",
+            "200",
+        ],
+    );
+    assert!(records.iter().all(|r| !r.reason.is_forfeit()), "{json}");
+    assert_eq!(json_field(&json, "name", "noisy", "wins"), 2, "{json}");
+    check_replays(&records);
+}
+
+/// Whether process `pid` is gone (a zombie counts as gone: it runs nothing).
+fn is_gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// Waits up to 10 s for `pidfile` to name the spawner engine's shell and its child.
+fn spawned_pids(pidfile: &std::path::Path) -> Vec<String> {
+    let started = Instant::now();
+    loop {
+        if let Ok(text) = std::fs::read_to_string(pidfile) {
+            let pids: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+            if pids.len() == 2 {
+                return pids;
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the engine never went"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_hung_engine_and_its_children_are_killed_without_a_path() {
+    let dir = scratch("no-path");
+    let pidfile = dir.join("pids");
+    let command = format!("{SPAWNER} {}", pidfile.display());
+    let output = Command::new(env!("CARGO_BIN_EXE_lielow"))
+        .args([
+            "match",
+            "--engine",
+            &command,
+            "name=hung",
+            "--engine",
+            "builtin:random",
+            "--games",
+            "2",
+            "--movetime",
+            "50",
+            "--timeout-ms",
+            "200",
+        ])
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("run lielow");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let pids = spawned_pids(&pidfile);
+    let started = Instant::now();
+    while !pids.iter().all(|pid| is_gone(pid)) {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "left running: {pids:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sigterm_stops_the_runner_and_every_engine_it_started() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    let dir = scratch("sigterm");
+    let pidfile = dir.join("pids");
+    let command = format!("{SPAWNER} {}", pidfile.display());
+    let mut runner = Command::new(env!("CARGO_BIN_EXE_lielow"))
+        .args([
+            "match",
+            "--engine",
+            &command,
+            "name=hung",
+            "--engine",
+            "builtin:random",
+            "--games",
+            "2",
+            "--movetime",
+            "60000",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run lielow");
+    let pids = spawned_pids(&pidfile);
+    kill(Pid::from_raw(runner.id() as i32), Signal::SIGTERM).expect("signal the runner");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = runner.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the runner ignored SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(130));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut runner.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    let started = Instant::now();
+    while !pids.iter().all(|pid| is_gone(pid)) {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "left running: {pids:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The summary's lines without the wall-time fields (which no two runs share).
+fn without_times(json: &str) -> Vec<String> {
+    json.lines()
+        .map(|line| {
+            line.split(", ")
+                .filter(|field| {
+                    !field.starts_with("\"time_ms\"")
+                        && !field.starts_with("\"average_ms_per_move\"")
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect()
+}
+
+#[test]
+fn merged_shards_give_exactly_the_whole_matchs_figures() {
+    let engine = env!("CARGO_BIN_EXE_lielow");
+    let base = [
+        "match",
+        "--engine",
+        engine,
+        "name=lielow",
+        "option.Threads=1",
+        "--engine",
+        "builtin:greedy",
+        "--games",
+        "10",
+        "--nodes",
+        "400",
+        "--random-plies",
+        "4",
+        "--seed",
+        "3",
+        "--sprt",
+        "elo0=0,elo1=50",
+    ];
+    let (whole_json, whole_records, whole_table) = run_match("whole", &base);
+    let dir = scratch("shards");
+    let mut shard_files = Vec::new();
+    let mut shard_records = Vec::new();
+    for k in 1..=4 {
+        let shard = format!("{k}/4");
+        let mut args = base.to_vec();
+        args.extend(["--shard", &shard]);
+        let (json, records, _) = run_match(&format!("shard{k}"), &args);
+        let file = dir.join(format!("shard{k}.json"));
+        std::fs::write(&file, &json).unwrap();
+        shard_files.push(file.display().to_string());
+        shard_records.extend(records);
+    }
+    // The shards played exactly the whole match's games (pairs 0..5 split 2, 1, 1, 1).
+    let sorted = |records: &[GameRecord]| {
+        let mut lines: Vec<String> = records.iter().map(|r| r.to_string()).collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(sorted(&shard_records), sorted(&whole_records));
+    let merged_json = dir.join("merged.json");
+    let mut args = vec!["match", "--merge"];
+    args.extend(shard_files.iter().map(String::as_str));
+    let merged_json_s = merged_json.display().to_string();
+    args.extend(["--json", &merged_json_s]);
+    let output = lielow(&args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let merged_table = String::from_utf8_lossy(&output.stdout).into_owned();
+    let merged = std::fs::read_to_string(&merged_json).unwrap();
+    assert_eq!(without_times(&merged), without_times(&whole_json));
+    // The table too, but for the ms/move column.
+    let rows = |table: &str| -> Vec<String> {
+        table
+            .lines()
+            .filter(|l| {
+                !l.contains("ms/move") && !l.starts_with("lielow ") && !l.starts_with("greedy ")
+            })
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(rows(&merged_table), rows(&whole_table));
+    assert!(
+        merged_table.contains("SPRT elo0=0 elo1=50"),
+        "{merged_table}"
+    );
+
+    // Three of four: merged, with the missing one named.
+    let output = lielow(&[
+        "match",
+        "--merge",
+        &shard_files[0],
+        &shard_files[2],
+        &shard_files[3],
+    ]);
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("merged 3 of 4 shards; missing 2"),
+        "{stderr}"
+    );
+    // The same shard twice, or a shard of another match, or not a summary: refused.
+    let other = dir.join("other.json");
+    std::fs::write(
+        &other,
+        whole_json.replace("\"fingerprint\": \"", "\"fingerprint\": \"0"),
+    )
+    .unwrap();
+    let garbage = dir.join("garbage.json");
+    std::fs::write(&garbage, "{\"games\": 3}").unwrap();
+    for (second, expect) in [
+        (shard_files[0].clone(), "shard 1/4 is already merged"),
+        (other.display().to_string(), "a shard of another match"),
+        (garbage.display().to_string(), "not a lielow match summary"),
+    ] {
+        let output = lielow(&["match", "--merge", &shard_files[0], &second]);
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expect), "{stderr}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,13 +12,14 @@ use crate::board::BoardSize;
 use super::builtin::Builtin;
 use super::crowded;
 use super::engine_spec::{EngineKind, EngineSpec};
+use super::merge;
 use super::openings::{self, OpeningFilter};
 use super::player::Timeouts;
 use super::report::Tally;
-use super::runner::{self, MatchConfig, MoveLimits};
+use super::runner::{self, MatchConfig, MoveLimits, Shard};
 use super::stats::Sprt;
 use super::time_control::TimeControl;
-use super::ugi_client::{split_command_line, UgiEngine};
+use super::ugi_client::{self, split_command_line, UgiEngine};
 
 /// No-reply timeout when the match is timed (added to the move's budget).
 const TIMED_TIMEOUT_MS: u64 = 5_000;
@@ -26,6 +27,11 @@ const TIMED_TIMEOUT_MS: u64 = 5_000;
 const UNTIMED_TIMEOUT_MS: u64 = 60_000;
 /// The limit when none is given.
 const DEFAULT_MOVETIME_MS: u64 = 100;
+/// The most games a pairing may have: at a game a second, three decades. More is a typo, and
+/// refused before anything is played.
+const MAX_GAMES: usize = 1_000_000_000;
+/// The most distinct random openings a match makes; a longer match cycles through them.
+const MAX_RANDOM_OPENINGS: usize = 100_000;
 
 /// Flags of `lielow match`.
 #[derive(Args, Debug)]
@@ -61,8 +67,17 @@ line per game (see protocol.md, \"Game records\").")]
 pub struct MatchArgs {
     /// An engine: a command line or builtin:random|greedy|mcts[:N|:Tms], then optional
     /// name=NAME, movetime=MS and option.NAME=VALUE (repeat --engine for each engine).
-    #[arg(long, required = true, num_args = 1.., value_name = "CMD [name=N] [option.K=V]...")]
+    #[arg(
+        long,
+        required_unless_present = "merge",
+        num_args = 1..,
+        value_name = "CMD [name=N] [option.K=V]..."
+    )]
     engine: Vec<String>,
+    /// Instead of playing: add up the --json summaries of a match's shards (--shard K/N) and
+    /// print the table (and --json) that one run of those games would give.
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["engine", "records", "shard"])]
+    merge: Vec<PathBuf>,
     /// Games per pairing (rounded up to whole pairs).
     #[arg(long, default_value_t = 10)]
     games: usize,
@@ -94,6 +109,11 @@ pub struct MatchArgs {
     /// Seed of random openings and built-in players: the same seed gives the same openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Play only share K of N of the match's game pairs (the pairs numbered K-1 modulo N, with
+    /// the openings, seeds and colours the whole match gives them); combine the shards' --json
+    /// summaries with --merge. A shard never stops early on its SPRT: the merge decides.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
     /// Sequential probability ratio test, e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05 (two engines;
     /// the first is the one tested): the match stops when a bound is crossed (never before 10
     /// game pairs).
@@ -259,8 +279,11 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     if sprt.is_some() && engines.len() != 2 {
         return Err("--sprt needs exactly two engines".into());
     }
-    if args.games == 0 {
-        return Err("--games must be at least 1".into());
+    if args.games == 0 || args.games > MAX_GAMES {
+        return Err(format!(
+            "--games {}: give 1 to {MAX_GAMES} games per pairing",
+            args.games
+        ));
     }
     let mut limits = MoveLimits {
         clock: args
@@ -292,8 +315,13 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             openings::parse_file(&text, &path.display().to_string())?
         }
-        (None, Some(plies)) => openings::random_openings(size, plies, pairs, args.seed),
-        (None, None) => openings::random_openings(size, 0, 1, args.seed),
+        (None, Some(plies)) => {
+            openings::random_openings(size, plies, pairs.min(MAX_RANDOM_OPENINGS), args.seed)
+                .map_err(|e| format!("--random-plies {plies}: {e}"))?
+        }
+        (None, None) => {
+            openings::random_openings(size, 0, 1, args.seed).map_err(|e| e.to_string())?
+        }
     };
     let timeout_ms = args.timeout_ms.unwrap_or(if limits.is_timed() {
         TIMED_TIMEOUT_MS
@@ -311,6 +339,7 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         gauntlet: args.gauntlet,
         sprt,
         seed: args.seed,
+        shard: args.shard.unwrap_or(Shard::WHOLE),
     })
 }
 
@@ -346,17 +375,30 @@ pub fn run_match(args: &MatchArgs) -> i32 {
 }
 
 fn try_run_match(args: &MatchArgs) -> Result<(), String> {
+    if !args.merge.is_empty() {
+        return merge_summaries(args);
+    }
     let config = build_config(args)?;
+    // Every output is created before the first game, so a wrong path costs no games.
+    let create = |path: &PathBuf| {
+        File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    let mut records = args.records.as_ref().map(create).transpose()?;
+    let json = args.json.as_ref().map(create).transpose()?;
+    // The engines run in process groups of their own (so that a hung one can be killed with
+    // its children), out of reach of the terminal's Ctrl-C: the runner ends them itself.
+    let _ = ctrlc::set_handler(|| {
+        ugi_client::kill_all_engines();
+        eprintln!("\nlielow match: interrupted; every engine it started is stopped");
+        std::process::exit(130);
+    });
     check_engines(&config)?;
-    let mut records = args
-        .records
-        .as_ref()
-        .map(|path| File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display())))
-        .transpose()?;
     let pairings = config.pairings();
     let names = config.engines.iter().map(|e| e.name.clone()).collect();
-    let planned = (pairings.len() * config.games) as u64;
+    let planned = 2 * config.shard.jobs_of(config.total_jobs());
     let mut tally = Tally::new(names, &pairings, planned, config.sprt);
+    tally.shard = config.shard;
+    tally.fingerprint = config.fingerprint();
     let terminal = std::io::stderr().is_terminal();
     let mut write_error = None;
     runner::run(&config, |pair| {
@@ -379,7 +421,8 @@ fn try_run_match(args: &MatchArgs) -> Result<(), String> {
                 }
             }
         }
-        let go_on = tally.add(&pair);
+        // A shard plays its share whatever its own SPRT says: the merge decides.
+        let go_on = tally.add(&pair) || config.shard != Shard::WHOLE;
         if terminal {
             eprint!("\r{:<100}", tally.progress_line());
         } else {
@@ -394,8 +437,42 @@ fn try_run_match(args: &MatchArgs) -> Result<(), String> {
         return Err(format!("writing the records failed: {error}"));
     }
     print!("{}", tally.table());
-    if let Some(path) = &args.json {
-        std::fs::write(path, tally.json())
+    if let (Some(mut file), Some(path)) = (json, &args.json) {
+        file.write_all(tally.json().as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `lielow match --merge`: the shards' summaries added up, printed and written as one.
+fn merge_summaries(args: &MatchArgs) -> Result<(), String> {
+    let json = args
+        .json
+        .as_ref()
+        .map(|path| File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display())))
+        .transpose()?;
+    let mut summaries = Vec::new();
+    for path in &args.merge {
+        let source = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {source}: {e}"))?;
+        let tally = merge::read_summary(&text, &source).map_err(|e| e.to_string())?;
+        summaries.push((source, tally));
+    }
+    let merged = merge::merge(summaries).map_err(|e| e.to_string())?;
+    let missing = merged.missing();
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().map(u64::to_string).collect();
+        eprintln!(
+            "lielow match: merged {} of {} shards; missing {}",
+            merged.shards.len(),
+            merged.count,
+            list.join(", ")
+        );
+    }
+    print!("{}", merged.tally.table());
+    if let (Some(mut file), Some(path)) = (json, &args.json) {
+        file.write_all(merged.tally.json().as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())

@@ -10,6 +10,7 @@
 //!   killed and restarted when it hangs) and [`builtin`];
 //! - [`time_control`]: the clock of `--tc`, with or without periods of moves;
 //! - [`stats`]: Elo, error bars, LOS and SPRT from game-pair statistics; [`report`]: the summary;
+//!   [`merge`]: the summaries of a match's shards added up;
 //! - [`records`]: the one-line-per-game record format; [`openings`]: opening files and random
 //!   openings; [`crowded`]: capture-heavy middle games, the quiescence search's stress test.
 
@@ -17,6 +18,7 @@ pub mod builtin;
 pub mod command;
 pub mod crowded;
 pub mod engine_spec;
+pub mod merge;
 pub mod openings;
 pub mod player;
 pub mod records;

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::runner::PairResult;
+use super::runner::{PairResult, Shard};
 use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict};
 use super::Reason;
 
@@ -78,6 +78,11 @@ pub struct Tally {
     pub sprt: Option<Sprt>,
     /// The first bound the LLR crossed, if any.
     pub verdict: Option<Verdict>,
+    /// The share of the match these games are (`--shard`).
+    pub shard: Shard,
+    /// Identifies the match (its engines, limits, openings and seed), so that only shards of
+    /// one match are merged.
+    pub fingerprint: String,
 }
 
 impl Tally {
@@ -104,6 +109,8 @@ impl Tally {
             plies: 0,
             sprt,
             verdict: None,
+            shard: Shard::WHOLE,
+            fingerprint: String::new(),
         }
     }
 
@@ -275,6 +282,13 @@ impl Tally {
         let mut out = String::from("{\n");
         let _ = writeln!(out, "  \"games\": {},", self.games);
         let _ = writeln!(out, "  \"planned_games\": {},", self.planned_games);
+        let _ = writeln!(out, "  \"fingerprint\": {},", string(&self.fingerprint));
+        let _ = writeln!(
+            out,
+            "  \"shard\": {{\"index\": {}, \"count\": {}}},",
+            self.shard.index, self.shard.count
+        );
+        let _ = writeln!(out, "  \"plies\": {},", self.plies);
         let _ = writeln!(
             out,
             "  \"average_plies\": {},",
@@ -339,7 +353,8 @@ impl Tally {
             let _ = write!(
                 out,
                 "    {{\"name\": {}, \"games\": {}, \"wins\": {}, \"losses\": {}, \"losses_by_reason\": {{{}}}, \
-                 \"moves\": {}, \"ponder_hits\": {}, \"average_ms_per_move\": {}, \"average_depth\": {}}}",
+                 \"moves\": {}, \"ponder_hits\": {}, \"time_ms\": {}, \"depth_sum\": {}, \"depth_count\": {}, \
+                 \"average_ms_per_move\": {}, \"average_depth\": {}}}",
                 string(name),
                 e.games,
                 e.wins,
@@ -347,6 +362,9 @@ impl Tally {
                 reasons.join(", "),
                 e.moves,
                 e.ponder_hits,
+                number(e.time_ms),
+                e.depth_sum,
+                e.depth_count,
                 number(e.average_ms_per_move().unwrap_or(f64::NAN)),
                 number(e.average_depth().unwrap_or(f64::NAN)),
             );

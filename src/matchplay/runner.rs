@@ -17,7 +17,7 @@
 //! after every MOVES of its moves. A pondering engine is asked to ponder on the reply it names
 //! after each of its moves; on a ponder hit its clock runs from `ponderhit` to `bestmove`.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
@@ -78,6 +78,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Seeds the built-in players' choices.
     pub seed: u64,
+    /// The share of the game pairs this run plays.
+    pub shard: Shard,
 }
 
 impl MatchConfig {
@@ -145,24 +147,106 @@ pub struct PairResult {
     pub games: [GameResult; 2],
 }
 
-/// Runs every game pair (or until `on_pair` returns `false`), calling `on_pair` in the main
-/// thread as pairs finish.
+/// Which share of a match's game pairs one run plays (`--shard K/N`): the pairs whose number in
+/// the match's order is K-1 modulo N, with the openings, seeds and colours the whole match
+/// would give them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// K, from 1.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole match.
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// How many of `jobs` game pairs (numbered from 0) this shard plays.
+    pub fn jobs_of(&self, jobs: u64) -> u64 {
+        jobs.saturating_sub(self.index - 1).div_ceil(self.count)
+    }
+
+    /// The number in the match of this shard's `k`-th game pair.
+    pub fn job(&self, k: u64) -> u64 {
+        (self.index - 1) + k * self.count
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let parsed = text.split_once('/').and_then(|(k, n)| {
+            Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?))
+        });
+        match parsed {
+            Some((index, count)) if (1..=count).contains(&index) => Ok(Shard { index, count }),
+            _ => Err(format!(
+                "--shard '{}': expected K/N with 1 <= K <= N, e.g. 3/8",
+                crate::ugi::shown(text)
+            )),
+        }
+    }
+}
+
+impl MatchConfig {
+    /// Identifies the match: a hash of everything that decides its games (engines, games,
+    /// limits, openings, schedule, SPRT and seed; not the concurrency or the shard), written in
+    /// each shard's summary so that only shards of one match are merged.
+    pub fn fingerprint(&self) -> String {
+        let described = format!(
+            "{:?}|{}|{:?}|{:?}|{}|{:?}|{}|{:?}|{:?}",
+            self.engines,
+            self.games,
+            self.limits,
+            self.openings,
+            self.gauntlet,
+            self.sprt,
+            self.seed,
+            self.latency,
+            self.timeout
+        );
+        // FNV-1a: stable across builds and machines, unlike the standard library's hasher.
+        let hash = described
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            });
+        format!("{hash:016x}")
+    }
+
+    /// Game pairs in the whole match, every pairing included (the caller bounds `games`, so this
+    /// cannot overflow).
+    pub fn total_jobs(&self) -> u64 {
+        self.pairings().len() as u64 * self.pairs_per_pairing() as u64
+    }
+
+    /// The pairing and pair index of the match's `job`-th game pair: the pairings take turns,
+    /// so that a round-robin's tables fill evenly.
+    pub fn job(&self, job: u64) -> (usize, usize) {
+        let pairings = self.pairings().len() as u64;
+        ((job % pairings) as usize, (job / pairings) as usize)
+    }
+}
+
+/// Runs this shard's game pairs (or until `on_pair` returns `false`), calling `on_pair` in the
+/// main thread as pairs finish. Pairs are numbered on the fly, never listed: a match of any
+/// accepted size costs no memory for its schedule.
 pub fn run(config: &MatchConfig, mut on_pair: impl FnMut(PairResult) -> bool) {
     let pairings = config.pairings();
     let pairs = config.pairs_per_pairing();
-    // Interleave the pairings so that a round-robin's tables fill evenly.
-    let jobs: Vec<(usize, usize)> = (0..pairs)
-        .flat_map(|k| (0..pairings.len()).map(move |p| (p, k)))
-        .collect();
-    let next = AtomicUsize::new(0);
+    let jobs = config.shard.jobs_of(config.total_jobs());
+    let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     // A rendezvous channel: a worker hands over its pair before it takes the next job, so a
     // stop decided on that pair leaves at most one pair per worker in flight.
     let (sender, receiver) = mpsc::sync_channel(0);
+    let workers = (config.concurrency as u64).clamp(1, jobs.max(1)) as usize;
     thread::scope(|scope| {
-        for _ in 0..config.concurrency.clamp(1, jobs.len().max(1)) {
+        for _ in 0..workers {
             let sender = sender.clone();
-            let (jobs, next, stop, pairings) = (&jobs, &next, &stop, &pairings);
+            let (next, stop, pairings) = (&next, &stop, &pairings);
             scope.spawn(move || {
                 let timeouts = Timeouts {
                     handshake: config.timeout,
@@ -173,16 +257,17 @@ pub fn run(config: &MatchConfig, mut on_pair: impl FnMut(PairResult) -> bool) {
                     .map(|spec| spec.create(timeouts))
                     .collect();
                 while !stop.load(Ordering::Relaxed) {
-                    let Some(&(pairing, index)) = jobs.get(next.fetch_add(1, Ordering::Relaxed))
-                    else {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= jobs {
                         break;
-                    };
+                    }
+                    let (pairing, index) = config.job(config.shard.job(k));
                     let (a, b) = pairings[pairing];
                     let opening = &config.openings[index % config.openings.len()];
                     let seed = config
                         .seed
                         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                        .wrapping_add((pairing * pairs + index) as u64 * 2);
+                        .wrapping_add((pairing as u64 * pairs as u64 + index as u64) * 2);
                     let first = play_game(config, &mut players, [a, b], opening, seed);
                     let second =
                         play_game(config, &mut players, [b, a], opening, seed.wrapping_add(1));
