@@ -61,6 +61,10 @@ to `bestmove` is taken off, and a move slower than the clock plus --latency-ms i
 it) is declared hung (no-reply), killed, and restarted for its next game. A crash (the engine exits) \
 or an illegal or unparsable move loses the game too; the match always goes on.
 
+Shards: --shard K/N plays the game pairs numbered K-1 modulo N of the match (same openings, seeds \
+and colours); `lielow match --merge FILE... [--json FILE]` adds up the shards' --json summaries \
+into the table one run would print.
+
 Output: a progress line on stderr (updated in place on a terminal, one line per game pair \
 otherwise), then a table on stdout; --json FILE writes the same summary as JSON, --records FILE one \
 line per game (see protocol.md, \"Game records\").")]

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# End-to-end test of the Slurm path on this machine alone: starts munge, slurmctld and slurmd
+# (a one-node cluster in a temporary directory), submits a short match as an array of 4 shards
+# and its merge step (submit.sh), waits, checks the merged totals against the same match run
+# in one piece, runs the cluster SPRT driver (sprt.sh) to its verdict, and stops the daemons.
+#
+#   scripts/cluster/one-node-test.sh
+#
+# Needs root (the daemons run as root here) and Debian's slurm-wlm and munge; .ci/run calls it
+# only when they are installed. LIELOW as for submit.sh (default: target/release/lielow, built
+# if missing). Exit status 0 when everything checked out.
+set -euo pipefail
+started=$(date +%s)
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+for program in munged slurmctld slurmd sbatch squeue sinfo; do
+    command -v "$program" >/dev/null || { echo "one-node-test: $program is not installed" >&2; exit 2; }
+done
+lielow=${LIELOW:-$root/target/release/lielow}
+if [ ! -x "$lielow" ]; then
+    (cd "$root" && cargo build --release --quiet)
+fi
+export LIELOW=$lielow
+
+work=$(mktemp -d /tmp/lielow-slurm.XXXXXX)
+node=$(hostname -s)
+cpus=$(nproc)
+mkdir -p "$work/state" "$work/spool" "$work/munge" "$work/out"
+cat >"$work/slurm.conf" <<CONF
+ClusterName=lielow-test
+SlurmctldHost=$node
+SlurmctldPort=16817
+SlurmdPort=16818
+AuthType=auth/munge
+AuthInfo=socket=$work/munge/socket
+CredType=cred/munge
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=$work/state
+SlurmdSpoolDir=$work/spool
+SlurmctldPidFile=$work/slurmctld.pid
+SlurmdPidFile=$work/slurmd.pid
+SlurmctldLogFile=$work/slurmctld.log
+SlurmdLogFile=$work/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+MpiDefault=none
+JobCompType=jobcomp/none
+AccountingStorageType=accounting_storage/none
+ReturnToService=2
+NodeName=$node CPUs=$cpus State=UNKNOWN
+PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF=$work/slurm.conf
+
+stop_daemons() {
+    for pidfile in "$work/slurmd.pid" "$work/slurmctld.pid" "$work/munge/munged.pid"; do
+        [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
+    done
+    sleep 1
+    if [ "${KEEP:-0}" = 1 ]; then echo "one-node-test: kept $work"; else rm -rf "$work"; fi
+}
+trap stop_daemons EXIT
+
+munged --force --socket="$work/munge/socket" --pid-file="$work/munge/munged.pid" \
+    --log-file="$work/munge/munged.log" --seed-file="$work/munge/seed"
+slurmctld -f "$work/slurm.conf"
+slurmd -f "$work/slurm.conf"
+for _ in $(seq 100); do
+    sinfo -h -o %T 2>/dev/null | grep -q idle && break
+    sleep 0.3
+done
+sinfo -h -o %T | grep -q idle || { echo "one-node-test: the node never came up" >&2; tail "$work"/*.log >&2; exit 1; }
+echo "one-node-test: cluster up in $(($(date +%s) - started)) s"
+
+# A short deterministic match (fixed nodes, one thread): the merged shards must equal it.
+match=(--engine "$lielow" name=lielow option.Threads=1 --engine builtin:greedy
+    --games 16 --nodes 2000 --random-plies 4 --seed 5)
+"$lielow" match "${match[@]}" --json "$work/whole.json" >/dev/null 2>&1
+SBATCH_ARGS="--cpus-per-task=1" "$here/submit.sh" "$work/out" 4 "${match[@]}"
+for _ in $(seq 600); do
+    [ -z "$(squeue -h -o %i)" ] && break
+    sleep 0.5
+done
+[ -z "$(squeue -h -o %i)" ] || { echo "one-node-test: jobs still queued after 300 s" >&2; squeue >&2; exit 1; }
+[ -f "$work/out/merged.json" ] || { echo "one-node-test: no merged summary" >&2; ls "$work/out" >&2; exit 1; }
+cat "$work/out/merged.txt"
+counts() { grep -o '"games": [0-9]*\|"pentanomial": \[[0-9, ]*\]\|"wins": [0-9]*\|"plies": [0-9]*\|"depth_sum": [0-9]*' "$1"; }
+if [ "$(counts "$work/out/merged.json")" != "$(counts "$work/whole.json")" ]; then
+    echo "one-node-test: the merged shards differ from the whole match" >&2
+    diff <(counts "$work/out/merged.json") <(counts "$work/whole.json") >&2 || true
+    exit 1
+fi
+[ "$(ls "$work/out"/shard-*.json | wc -l)" = 4 ] || { echo "one-node-test: not 4 shards" >&2; exit 1; }
+echo "one-node-test: 4 shards merged = the whole match ($(($(date +%s) - started)) s so far)"
+
+# The cluster SPRT driver: against the random player it must accept H1 after the first batch.
+status=0
+"$here/sprt.sh" "$work/sprt" 2 3 --engine "$lielow" option.Threads=1 --engine builtin:random \
+    --games 60 --nodes 500 --sprt elo0=0,elo1=200 >"$work/sprt.txt" || status=$?
+cat "$work/sprt.txt"
+[ $status = 0 ] || { echo "one-node-test: sprt.sh ended with $status, not H1" >&2; exit 1; }
+grep -q "batch 1/3" "$work/sprt.txt" && ! grep -q "batch 2/3" "$work/sprt.txt" ||
+    { echo "one-node-test: the SPRT should decide after the first batch" >&2; exit 1; }
+echo "one-node-test: passed in $(($(date +%s) - started)) s"
