@@ -43,6 +43,10 @@ enum Command {
     /// Play engines (UGI programs or built-in players) against each other: matches, round-robins,
     /// SPRT, game records.
     Match(Box<crate::matchplay::command::MatchArgs>),
+    /// Draw a position as an SVG picture (board, stacks, crowns, last move, arrows).
+    Board(crate::analysis::command::BoardArgs),
+    /// Prove the value of a position: win or loss in N moves for the side to move, with a line.
+    Solve(crate::analysis::command::SolveArgs),
     /// Print random openings (LFEN, one per line), optionally only roughly balanced ones.
     Openings(crate::matchplay::command::OpeningsArgs),
     /// Search the fixed bench positions to DEPTH (one thread, small hash) and print the total
@@ -96,6 +100,8 @@ pub fn run() -> i32 {
         }
         Some(Command::Match(args)) => crate::matchplay::command::run_match(&args),
         Some(Command::Openings(args)) => crate::matchplay::command::run_openings(&args),
+        Some(Command::Board(args)) => crate::analysis::command::run_board(&args),
+        Some(Command::Solve(args)) => crate::analysis::command::run_solve(&args),
         Some(Command::Bench { depth, threads }) => {
             let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
             let result = bench::run_with_threads(depth, threads as usize);

@@ -5,10 +5,12 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod attacks;
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod diagram;
 pub mod engine;
 pub mod eval;
 pub mod lfen;

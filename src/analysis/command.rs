@@ -1,0 +1,255 @@
+//! The `lielow board`, `lielow analyse` and `lielow solve` subcommands: their flags, checks and
+//! output. Errors are one line on stderr and exit status 2; nothing is written then.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+
+use super::solve::{self, Budget, Verdict};
+use crate::limits::Limits;
+use crate::search::Searcher;
+
+use crate::board::BoardSize;
+use crate::diagram::{self, Diagram};
+use crate::moves::{Move, MoveText};
+use crate::position::Position;
+use crate::ugi::shown;
+
+/// Flags of `lielow board`.
+#[derive(Args, Debug)]
+pub struct BoardArgs {
+    /// The position: an LFEN (quote it: it holds a space) or `startpos`.
+    position: String,
+    /// Board size of `startpos` (an LFEN's board gives its own size).
+    #[arg(long, default_value_t = 8, value_parser = crate::board::parse_size)]
+    size: usize,
+    /// The move that led to the position: its squares are tinted.
+    #[arg(long, value_name = "MOVE")]
+    last_move: Option<String>,
+    /// A move drawn as an arrow (repeat for more).
+    #[arg(long, value_name = "MOVE")]
+    arrow: Vec<String>,
+    /// Red at the bottom.
+    #[arg(long)]
+    flip: bool,
+    /// Where the SVG goes (`-`: standard output).
+    #[arg(short, long, value_name = "FILE.svg")]
+    output: PathBuf,
+}
+
+/// Reads `startpos` (of `size`) or an LFEN.
+pub fn parse_position(text: &str, size: usize) -> Result<Position, String> {
+    if text.trim() == "startpos" {
+        return Ok(Position::start(
+            BoardSize::from_n(size).ok_or("the size is 8 or 9")?,
+        ));
+    }
+    Position::from_lfen(text).map_err(|e| format!("position '{}': {e}", shown(text)))
+}
+
+/// A move in canonical notation whose squares lie on `position`'s board: arrows and the last
+/// move need not be legal in the position (a threat is the opponent's move; the last move's
+/// origin is empty now).
+fn parse_drawn_move(text: &str, position: &Position, what: &str) -> Result<Move, String> {
+    let error = |e: &dyn std::fmt::Display| format!("{what} '{}': {e}", shown(text));
+    let parsed = MoveText::parse(text).map_err(|e| error(&e))?;
+    let size = position.size();
+    let on_board = parsed.from.is_on(size) && parsed.to.is_none_or(|to| to.is_on(size));
+    if !on_board {
+        return Err(error(&format!("a square is off the {size} board")));
+    }
+    Ok(match parsed.to {
+        Some(to) => Move::new(parsed.from, to, parsed.capture),
+        None => Move::bear_off(parsed.from),
+    })
+}
+
+/// Writes `text` to `path` (`-`: standard output).
+pub fn write_output(path: &PathBuf, text: &str) -> Result<(), String> {
+    if path.as_os_str() == "-" {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        return out
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write to standard output: {e}"));
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn try_board(args: &BoardArgs) -> Result<(), String> {
+    let position = parse_position(&args.position, args.size)?;
+    let last_move = args
+        .last_move
+        .as_deref()
+        .map(|text| parse_drawn_move(text, &position, "--last-move"))
+        .transpose()?;
+    let arrows = args
+        .arrow
+        .iter()
+        .map(|text| parse_drawn_move(text, &position, "--arrow"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let picture = diagram::svg(
+        &position,
+        &Diagram {
+            last_move,
+            arrows,
+            flipped: args.flip,
+        },
+    );
+    write_output(&args.output, &picture)
+}
+
+/// `lielow board`: returns the exit code.
+pub fn run_board(args: &BoardArgs) -> i32 {
+    match try_board(args) {
+        Ok(()) => 0,
+        Err(error) => {
+            eprintln!("lielow board: {error}");
+            2
+        }
+    }
+}
+
+/// How `lielow solve` proves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Method {
+    /// Depth-first proof-number search: exact shortest distances, and checkable proofs.
+    Dfpn,
+    /// The engine's alpha-beta search, iterated until its score is a proven mate (as `go
+    /// mate`): for comparison; its pruning can miss the shortest win.
+    Alphabeta,
+}
+
+/// Flags of `lielow solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The position: an LFEN (quote it: it holds a space) or `startpos`.
+    position: String,
+    /// Board size of `startpos`.
+    #[arg(long, default_value_t = 8, value_parser = crate::board::parse_size)]
+    size: usize,
+    /// Give up after this many nodes.
+    #[arg(long, default_value_t = 50_000_000)]
+    max_nodes: u64,
+    /// Give up after this many seconds.
+    #[arg(long, value_name = "S")]
+    time: Option<f64>,
+    /// Threads: 2 asks "does the side to move win?" and "does its opponent?" at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Replay the proof against the rules and count its nodes (df-pn only).
+    #[arg(long)]
+    verify: bool,
+    /// How to prove.
+    #[arg(long, value_enum, default_value_t = Method::Dfpn)]
+    method: Method,
+}
+
+fn try_solve(args: &SolveArgs) -> Result<(), String> {
+    let position = parse_position(&args.position, args.size)?;
+    if position.is_game_over() {
+        return Err("the game is over in this position".into());
+    }
+    let time = match args.time {
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 && seconds < 1e9 => {
+            Some(Duration::from_secs_f64(seconds))
+        }
+        Some(_) => return Err("--time must be a positive number of seconds".into()),
+        None => None,
+    };
+    let started = Instant::now();
+    match args.method {
+        Method::Dfpn => {
+            let budget = Budget {
+                max_nodes: args.max_nodes,
+                deadline: time.map(|t| started + t),
+                stop: None,
+            };
+            let solution =
+                solve::solve_on_big_stack(&position, &budget, args.threads as usize, args.verify)?;
+            let line = |moves: &[Move]| {
+                moves
+                    .iter()
+                    .map(Move::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            match &solution.verdict {
+                Verdict::Win {
+                    moves,
+                    plies,
+                    line: pv,
+                } => {
+                    println!("win in {moves} ({plies} plies): {}", line(pv))
+                }
+                Verdict::Loss {
+                    moves,
+                    plies,
+                    line: pv,
+                } => {
+                    println!("loss in {moves} ({plies} plies): {}", line(pv))
+                }
+                Verdict::Unknown { plies } => println!(
+                    "unknown: neither side forces a win within {plies} plies; the budget ran out"
+                ),
+            }
+            println!(
+                "nodes {} table {} time {:.3} s",
+                solution.nodes,
+                solution.table_size,
+                started.elapsed().as_secs_f64()
+            );
+            if let Some(size) = solution.proof_size {
+                println!("proof verified: {size} nodes");
+            }
+        }
+        Method::Alphabeta => {
+            let mut searcher = Searcher::new();
+            searcher
+                .set_threads(args.threads as usize)
+                .map_err(|e| e.to_string())?;
+            let limits = Limits {
+                nodes: Some(args.max_nodes),
+                movetime: time.map(|t| t.as_millis().max(1) as u64),
+                ..Limits::default()
+            };
+            let stop = AtomicBool::new(false);
+            let result = searcher.search(&position, &limits, &stop, &mut |_| {});
+            match result.score.mate_moves() {
+                Some(moves) if moves > 0 => println!(
+                    "win in {moves}: {}",
+                    result.best_move.map_or(String::new(), |m| m.to_string())
+                ),
+                Some(moves) => println!(
+                    "loss in {}: {}",
+                    -moves,
+                    result.best_move.map_or(String::new(), |m| m.to_string())
+                ),
+                None => println!(
+                    "unknown: no proven result by depth {} ({})",
+                    result.depth, result.score
+                ),
+            }
+            println!(
+                "nodes {} depth {} time {:.3} s",
+                result.nodes,
+                result.depth,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `lielow solve`: returns the exit code.
+pub fn run_solve(args: &SolveArgs) -> i32 {
+    match try_solve(args) {
+        Ok(()) => 0,
+        Err(error) => {
+            eprintln!("lielow solve: {error}");
+            2
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! What a player reads: board pictures (`lielow board`), game review (`lielow analyse`) and
+//! proofs of won and lost positions (`lielow solve`). Built on the rules core, the search and
+//! the [`diagram`](crate::diagram) renderer; nothing below imports it.
+//!
+//! - [`command`]: the subcommands' flags and what they print;
+//! - [`solve`]: proofs by depth-first proof-number search, and their replay.
+
+pub mod command;
+pub mod solve;
