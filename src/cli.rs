@@ -45,6 +45,9 @@ enum Command {
     Match(Box<crate::matchplay::command::MatchArgs>),
     /// Draw a position as an SVG picture (board, stacks, crowns, last move, arrows).
     Board(crate::analysis::command::BoardArgs),
+    /// Review games: each move against the engine's best, labels, accuracy, as a table, JSON
+    /// or an HTML page.
+    Analyse(crate::analysis::command::AnalyseArgs),
     /// Prove the value of a position: win or loss in N moves for the side to move, with a line.
     Solve(crate::analysis::command::SolveArgs),
     /// Print random openings (LFEN, one per line), optionally only roughly balanced ones.
@@ -102,6 +105,7 @@ pub fn run() -> i32 {
         Some(Command::Openings(args)) => crate::matchplay::command::run_openings(&args),
         Some(Command::Board(args)) => crate::analysis::command::run_board(&args),
         Some(Command::Solve(args)) => crate::analysis::command::run_solve(&args),
+        Some(Command::Analyse(args)) => crate::analysis::command::run_analyse(&args),
         Some(Command::Bench { depth, threads }) => {
             let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
             let result = bench::run_with_threads(depth, threads as usize);

@@ -5,8 +5,8 @@
 //! thin rims below it as it has extra pieces (up to four), so that tall stacks stand out before
 //! the number is read. A king (the stack carrying its side's crown) wears a gold crown and a gold
 //! ring. The last move tints its squares; arrows point from a stack to where a move lands, and a
-//! bear-off (which has no landing square) points off the board from the stack. Coordinates run
-//! along the left and bottom edges, and a caption says whose move it is.
+//! bear-off (which has no landing square) points off the board from the stack, into the frame.
+//! Coordinates are written inside the edge squares, and a caption says whose move it is.
 //!
 //! Every element a test or a script may look for carries a class and `data-` attributes:
 //! `g.stack[data-square][data-side][data-height]` (`data-king` on kings), `.last-move`,
@@ -20,10 +20,11 @@ use crate::position::Position;
 
 /// Side of one square, in SVG units.
 const CELL: f64 = 64.0;
-/// Room for the coordinates on the left and at the bottom, and the frame elsewhere.
-const MARGIN: f64 = 28.0;
+/// The frame around the board: room for crowns on the top row and for bear-off arrows, which
+/// leave the board.
+const MARGIN: f64 = 30.0;
 /// Room for the caption under the board.
-const CAPTION: f64 = 34.0;
+const CAPTION: f64 = 24.0;
 
 const LIGHT_SQUARE: &str = "#ece3d0";
 const DARK_SQUARE: &str = "#cdb892";
@@ -52,6 +53,15 @@ fn colours(side: Side) -> (&'static str, &'static str) {
     }
 }
 
+/// A coordinate is written light on the dark squares and dark on the light ones.
+fn coordinate_colour(square: Square) -> &'static str {
+    if (square.file() + square.rank()) % 2 == 0 {
+        "#fbf7ee"
+    } else {
+        "#8a6f4b"
+    }
+}
+
 fn side_name(side: Side) -> &'static str {
     match side {
         Side::Blue => "blue",
@@ -66,10 +76,7 @@ fn corner(square: Square, n: usize, flipped: bool) -> (f64, f64) {
     } else {
         (square.file(), n - 1 - square.rank())
     };
-    (
-        MARGIN + column as f64 * CELL,
-        MARGIN / 2.0 + row as f64 * CELL,
-    )
+    (MARGIN + column as f64 * CELL, MARGIN + row as f64 * CELL)
 }
 
 fn centre(square: Square, n: usize, flipped: bool) -> (f64, f64) {
@@ -95,8 +102,8 @@ pub fn svg(position: &Position, diagram: &Diagram) -> String {
     let n = position.size().n();
     let flipped = diagram.flipped;
     let board = n as f64 * CELL;
-    let width = MARGIN + board + MARGIN / 2.0;
-    let height = MARGIN / 2.0 + board + MARGIN + CAPTION;
+    let width = MARGIN + board + MARGIN;
+    let height = MARGIN + board + MARGIN + CAPTION;
     let mut out = String::new();
     let _ = write!(
         out,
@@ -115,7 +122,7 @@ pub fn svg(position: &Position, diagram: &Diagram) -> String {
         out,
         r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{FRAME}" rx="4"/>"#,
         MARGIN - 4.0,
-        MARGIN / 2.0 - 4.0,
+        MARGIN - 4.0,
         board + 8.0,
         board + 8.0
     );
@@ -146,22 +153,39 @@ pub fn svg(position: &Position, diagram: &Diagram) -> String {
             );
         }
     }
-    // Coordinates: files along the bottom, ranks along the left.
+    // Coordinates inside the board, as on most game sites: the rank in the top-left corner of
+    // the left column's squares, the file in the bottom-right corner of the bottom row's, in
+    // a colour that stands out from the square's.
     for i in 0..n {
-        let file = if flipped { n - 1 - i } else { i };
-        let letter = (b'a' + file as u8) as char;
+        let file_square = if flipped {
+            Square::new(n - 1 - i, n - 1)
+        } else {
+            Square::new(i, 0)
+        }
+        .expect("on the board");
+        let (x, y) = corner(file_square, n, flipped);
+        let letter = (b'a' + file_square.file() as u8) as char;
         let _ = write!(
             out,
-            r#"<text class="coordinate" x="{}" y="{}" font-size="15" fill="{FRAME}" text-anchor="middle">{letter}</text>"#,
-            MARGIN + i as f64 * CELL + CELL / 2.0,
-            MARGIN / 2.0 + board + 21.0
+            r#"<text class="coordinate" x="{}" y="{}" font-size="12" font-weight="bold" fill="{}" text-anchor="end">{letter}</text>"#,
+            x + CELL - 4.0,
+            y + CELL - 4.0,
+            coordinate_colour(file_square)
         );
-        let rank = if flipped { i + 1 } else { n - i };
+        let rank_square = if flipped {
+            Square::new(n - 1, i)
+        } else {
+            Square::new(0, n - 1 - i)
+        }
+        .expect("on the board");
+        let (x, y) = corner(rank_square, n, flipped);
         let _ = write!(
             out,
-            r#"<text class="coordinate" x="{}" y="{}" font-size="15" fill="{FRAME}" text-anchor="middle">{rank}</text>"#,
-            MARGIN / 2.0 - 2.0,
-            MARGIN / 2.0 + i as f64 * CELL + CELL / 2.0 + 5.0
+            r#"<text class="coordinate" x="{}" y="{}" font-size="12" font-weight="bold" fill="{}">{}</text>"#,
+            x + 3.0,
+            y + 13.0,
+            coordinate_colour(rank_square),
+            rank_square.rank() + 1
         );
     }
     // Stacks.
@@ -185,12 +209,7 @@ pub fn svg(position: &Position, diagram: &Diagram) -> String {
     for &mv in &diagram.arrows {
         arrow(&mut out, mv, n, flipped);
     }
-    caption(
-        &mut out,
-        position,
-        width,
-        MARGIN / 2.0 + board + MARGIN + 22.0,
-    );
+    caption(&mut out, position, width, MARGIN + board + MARGIN + 12.0);
     out.push_str("</svg>\n");
     out
 }
@@ -256,35 +275,54 @@ fn crown(out: &mut String, x: f64, base: f64) {
     );
 }
 
-/// An arrow for `mv`: to its landing square, or off the nearest edge for a bear-off.
+/// An arrow for `mv`: from the edge of its stack's disc to the edge of the landing square's
+/// (so that neither height is hidden), or for a bear-off to the nearest edge of the board, the
+/// head's tip on the frame (short of the coordinates).
 fn arrow(out: &mut String, mv: Move, n: usize, flipped: bool) {
     let (x1, y1) = centre(mv.from(), n, flipped);
-    let (x2, y2) = match mv.to() {
-        Some(to) => centre(to, n, flipped),
+    // The head reaches this far past the end of the line (half the marker's length).
+    let head = CELL * 0.12 * 3.2 / 2.0;
+    let disc = CELL * 0.36;
+    let (target, end_gap) = match mv.to() {
+        Some(to) => (centre(to, n, flipped), disc + head),
         None => {
-            // Off the board, through the nearest edge.
-            let (left, top) = (MARGIN, MARGIN / 2.0);
+            let (left, top) = (MARGIN, MARGIN);
             let (right, bottom) = (left + n as f64 * CELL, top + n as f64 * CELL);
-            let gaps = [
-                (x1 - left, (left - CELL * 0.4, y1)),
-                (right - x1, (right + CELL * 0.4, y1)),
-                (y1 - top, (x1, top - CELL * 0.4)),
-                (bottom - y1, (x1, bottom + CELL * 0.4)),
+            let edges = [
+                (x1 - left, (left, y1)),
+                (right - x1, (right, y1)),
+                (y1 - top, (x1, top)),
+                (bottom - y1, (x1, bottom)),
             ];
-            gaps.iter()
+            let nearest = edges
+                .iter()
                 .min_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|gap| gap.1)
-                .expect("four edges")
+                .map(|edge| edge.1)
+                .expect("four edges");
+            // Out through the edge into the frame: the tip lands near the frame's rim.
+            let outward = (nearest.0 - x1, nearest.1 - y1);
+            let out_length = (outward.0 * outward.0 + outward.1 * outward.1)
+                .sqrt()
+                .max(1.0);
+            let reach = MARGIN - 4.0;
+            (
+                (
+                    nearest.0 + outward.0 / out_length * reach,
+                    nearest.1 + outward.1 / out_length * reach,
+                ),
+                head,
+            )
         }
     };
-    // Stop short of the target's centre so that the head does not cover the number.
-    let (dx, dy) = (x2 - x1, y2 - y1);
+    let (dx, dy) = (target.0 - x1, target.1 - y1);
     let length = (dx * dx + dy * dy).sqrt().max(1.0);
-    let shorten = if mv.to().is_some() { CELL * 0.22 } else { 0.0 };
-    let (x2, y2) = (x2 - dx / length * shorten, y2 - dy / length * shorten);
+    let (ux, uy) = (dx / length, dy / length);
+    let start_gap = disc * 0.75;
+    let (sx, sy) = (x1 + ux * start_gap, y1 + uy * start_gap);
+    let (ex, ey) = (target.0 - ux * end_gap, target.1 - uy * end_gap);
     let _ = write!(
         out,
-        r#"<line class="arrow" data-move="{mv}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{ARROW}" stroke-width="{}" stroke-opacity="0.8" stroke-linecap="round" marker-end="url(#arrowhead)"/>"#,
+        r#"<line class="arrow" data-move="{mv}" x1="{sx:.1}" y1="{sy:.1}" x2="{ex:.1}" y2="{ey:.1}" stroke="{ARROW}" stroke-width="{}" stroke-opacity="0.8" stroke-linecap="round" marker-end="url(#arrowhead)"/>"#,
         CELL * 0.12
     );
 }

@@ -7,8 +7,12 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
+use super::html::{self, PageGame};
+use super::review::{self, GameReview, ReviewSettings};
+use super::review_report;
 use super::solve::{self, Budget, Verdict};
 use crate::limits::Limits;
+use crate::matchplay::records::GameRecord;
 use crate::search::Searcher;
 
 use crate::board::BoardSize;
@@ -58,7 +62,7 @@ fn parse_drawn_move(text: &str, position: &Position, what: &str) -> Result<Move,
     let size = position.size();
     let on_board = parsed.from.is_on(size) && parsed.to.is_none_or(|to| to.is_on(size));
     if !on_board {
-        return Err(error(&format!("a square is off the {size} board")));
+        return Err(error(&format!("a square is off the {size}x{size} board")));
     }
     Ok(match parsed.to {
         Some(to) => Move::new(parsed.from, to, parsed.capture),
@@ -228,8 +232,12 @@ fn try_solve(args: &SolveArgs) -> Result<(), String> {
                     result.best_move.map_or(String::new(), |m| m.to_string())
                 ),
                 None => println!(
-                    "unknown: no proven result by depth {} ({})",
-                    result.depth, result.score
+                    "unknown: no proven result by depth {} (score {}, best move {})",
+                    result.depth,
+                    result.score,
+                    result
+                        .best_move
+                        .map_or("none".to_owned(), |m| m.to_string())
                 ),
             }
             println!(
@@ -249,6 +257,237 @@ pub fn run_solve(args: &SolveArgs) -> i32 {
         Ok(()) => 0,
         Err(error) => {
             eprintln!("lielow solve: {error}");
+            2
+        }
+    }
+}
+
+/// Flags of `lielow analyse`.
+#[derive(Args, Debug)]
+pub struct AnalyseArgs {
+    /// A records file written by `lielow match --records` (every game, or the one --game K
+    /// names).
+    records: Option<PathBuf>,
+    /// With a records file: the game to review, from 1. Without: the game itself, as
+    /// "startpos moves m1 m2 ..." or "<LFEN> moves m1 m2 ...".
+    #[arg(long, value_name = "K | GAME")]
+    game: Option<String>,
+    /// Board size of `startpos` in --game.
+    #[arg(long, default_value_t = 8, value_parser = crate::board::parse_size)]
+    size: usize,
+    /// Search time per position, in ms (the default when no limit is given: 100).
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// Search depth per position.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+    /// Nodes per position.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Lines per position.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    multipv: u32,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Hash per search, in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Write the review as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write the review as one self-contained HTML page (board at every ply, move list,
+    /// graph).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+}
+
+/// A game to review, with what the reports say about it.
+struct GameToReview {
+    start: Position,
+    moves: Vec<Move>,
+    title: String,
+    players: Option<(String, String, String)>,
+}
+
+/// "startpos moves ..." or "<LFEN> moves ...".
+fn parse_game(text: &str, size: usize) -> Result<GameToReview, String> {
+    let (position_text, moves_text) = match text.split_once(" moves") {
+        Some((position, moves)) => (position, moves),
+        None => (text, ""),
+    };
+    let start = parse_position(position_text, size)?;
+    let mut position = start;
+    let mut moves = Vec::new();
+    for word in moves_text.split_whitespace() {
+        let mv = position
+            .parse_move(word)
+            .map_err(|e| format!("--game: move {} '{}': {e}", moves.len() + 1, shown(word)))?;
+        moves.push(mv);
+        position = position.play(mv);
+    }
+    Ok(GameToReview {
+        start,
+        moves,
+        title: "Game".to_owned(),
+        players: None,
+    })
+}
+
+fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, String> {
+    let Some(path) = &args.records else {
+        let text = args
+            .game
+            .as_deref()
+            .ok_or("give a records file, or a game with --game \"startpos moves ...\"")?;
+        return Ok(vec![parse_game(text, args.size)?]);
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let wanted = match &args.game {
+        Some(k) => Some(
+            k.trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&k| k > 0)
+                .ok_or_else(|| {
+                    format!(
+                        "--game '{}': with a records file, the game's number (from 1)",
+                        shown(k)
+                    )
+                })?,
+        ),
+        None => None,
+    };
+    let mut games = Vec::new();
+    let lines = text.lines().filter(|line| !line.trim().is_empty());
+    for (index, line) in lines.enumerate() {
+        if wanted.is_some_and(|k| k != index + 1) {
+            continue;
+        }
+        let record = GameRecord::parse(line)
+            .map_err(|e| format!("{}: game {}: {e}", path.display(), index + 1))?;
+        games.push(GameToReview {
+            start: record.start,
+            title: format!(
+                "Game {}: {} (Blue) vs {} (Red), {} won by {}",
+                index + 1,
+                record.blue,
+                record.red,
+                record.winner,
+                record.reason
+            ),
+            players: Some((
+                record.blue.clone(),
+                record.red.clone(),
+                record.reason.to_string(),
+            )),
+            moves: record.moves,
+        });
+    }
+    match wanted {
+        Some(k) if games.is_empty() => Err(format!("{} has no game {k}", path.display())),
+        None if games.is_empty() => Err(format!("{} holds no game", path.display())),
+        _ => Ok(games),
+    }
+}
+
+fn try_analyse(args: &AnalyseArgs) -> Result<(), String> {
+    let games = games_to_review(args)?;
+    // The outputs are created before any search, so that a wrong path costs nothing.
+    let create = |path: &PathBuf| {
+        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    let json_file = args.json.as_ref().map(create).transpose()?;
+    let html_file = args.html.as_ref().map(create).transpose()?;
+    let mut searcher = Searcher::new();
+    searcher
+        .set_threads(args.threads as usize)
+        .map_err(|e| e.to_string())?;
+    searcher.set_hash_mb(args.hash).map_err(|e| e.to_string())?;
+    let mut limits = Limits {
+        movetime: args.movetime,
+        depth: args.depth,
+        nodes: args.nodes,
+        ..Limits::default()
+    };
+    if limits.movetime.is_none() && limits.depth.is_none() && limits.nodes.is_none() {
+        limits.movetime = Some(100);
+    }
+    let settings = ReviewSettings {
+        limits,
+        lines: args.multipv as usize,
+    };
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let count = games.len();
+    let mut reviews: Vec<GameReview> = Vec::new();
+    for (index, game) in games.iter().enumerate() {
+        let mut progress = |ply: usize, plies: usize| {
+            let line = format!(
+                "lielow analyse: game {} of {count}, position {} of {}",
+                index + 1,
+                ply + 1,
+                plies + 1
+            );
+            if terminal {
+                eprint!("\r{line:<70}");
+            } else if ply % 10 == 0 || ply == plies {
+                eprintln!("{line}");
+            }
+        };
+        reviews.push(review::review(
+            &game.start,
+            &game.moves,
+            &mut searcher,
+            &settings,
+            &mut progress,
+        ));
+    }
+    if terminal {
+        eprintln!();
+    }
+    for (game, review) in games.iter().zip(&reviews) {
+        println!("{}", review_report::table(review, &game.title));
+    }
+    if let (Some(mut file), Some(path)) = (json_file, &args.json) {
+        let values: Vec<serde_json::Value> = games
+            .iter()
+            .zip(&reviews)
+            .map(|(game, review)| {
+                let extra = match &game.players {
+                    Some((blue, red, reason)) => {
+                        serde_json::json!({"blue": blue, "red": red, "reason": reason})
+                    }
+                    None => serde_json::json!({}),
+                };
+                review_report::game_json(review, extra)
+            })
+            .collect();
+        let text = serde_json::to_string_pretty(&values).expect("JSON of plain values");
+        std::io::Write::write_all(&mut file, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let (Some(mut file), Some(path)) = (html_file, &args.html) {
+        let pages: Vec<PageGame> = games
+            .iter()
+            .zip(&reviews)
+            .map(|(game, review)| PageGame {
+                review,
+                title: game.title.clone(),
+            })
+            .collect();
+        std::io::Write::write_all(&mut file, html::page(&pages).as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `lielow analyse`: returns the exit code.
+pub fn run_analyse(args: &AnalyseArgs) -> i32 {
+    match try_analyse(args) {
+        Ok(()) => 0,
+        Err(error) => {
+            eprintln!("lielow analyse: {error}");
             2
         }
     }

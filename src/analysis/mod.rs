@@ -3,7 +3,12 @@
 //! the [`diagram`](crate::diagram) renderer; nothing below imports it.
 //!
 //! - [`command`]: the subcommands' flags and what they print;
+//! - [`review`]: a game's moves judged (labels, accuracy, turning point);
+//!   [`review_report`]: as a table and as JSON; [`html`]: as a page with the board at every ply;
 //! - [`solve`]: proofs by depth-first proof-number search, and their replay.
 
 pub mod command;
+pub mod html;
+pub mod review;
+pub mod review_report;
 pub mod solve;

@@ -301,27 +301,49 @@ impl Solver {
         }
     }
 
-    /// A principal line of a position proven within `bound` plies: the attacker's fastest
-    /// proven move, the defender's move whose proof needs the most plies.
-    pub fn line(&self, position: &Position, bound: u32) -> Vec<Move> {
+    /// The shortest bound within which the attacker wins from `position`, trying 0, 1, ...
+    /// `bound` (cheap: the table already holds most of what it needs); `None` past `bound` or
+    /// when the budget runs out.
+    fn distance(&mut self, position: &Position, bound: u32, budget: &Budget) -> Option<u32> {
+        if let Some(winner) = position.winner() {
+            return (winner == self.attacker).then_some(0);
+        }
+        (1..=bound).find_map(|plies| match self.prove(position, plies, budget) {
+            Answer::Proven => Some(Some(plies)),
+            Answer::Disproven => None,
+            Answer::Unknown => Some(None),
+        })?
+    }
+
+    /// A principal line of a position won within `bound` plies: the attacker's fastest win,
+    /// the defender's slowest loss, each child's exact distance found by [`Solver::distance`].
+    /// Shorter than the distance only if the budget runs out on the way.
+    pub fn line(&mut self, position: &Position, bound: u32, budget: &Budget) -> Vec<Move> {
         let mut line = Vec::new();
         let mut position = *position;
         let mut bound = bound;
         while position.winner().is_none() && bound > 0 {
             let attacking = position.side_to_move() == self.attacker;
-            let children = position.legal_moves().into_iter().filter_map(|mv| {
-                let plies = self.proven_within(&position.play(mv))?;
-                (u32::from(plies) < bound).then_some((mv, plies))
-            });
-            let chosen = if attacking {
-                children.min_by_key(|&(_, plies)| plies)
-            } else {
-                children.max_by_key(|&(_, plies)| plies)
-            };
+            let mut chosen: Option<(Move, u32)> = None;
+            for mv in position.legal_moves() {
+                let Some(plies) = self.distance(&position.play(mv), bound - 1, budget) else {
+                    continue;
+                };
+                let better = chosen.is_none_or(|(_, best)| {
+                    if attacking {
+                        plies < best
+                    } else {
+                        plies > best
+                    }
+                });
+                if better {
+                    chosen = Some((mv, plies));
+                }
+            }
             let Some((mv, plies)) = chosen else { break };
             line.push(mv);
             position = position.play(mv);
-            bound = u32::from(plies);
+            bound = plies;
         }
         line
     }
@@ -471,8 +493,8 @@ pub fn solve(
             proof_size: None,
         });
     };
-    let solver = &solvers[which];
-    let line = solver.line(position, plies);
+    let solver = &mut solvers[which];
+    let line = solver.line(position, plies, budget);
     let proof_size = if verify {
         Some(solver.verify(position, plies)?)
     } else {
