@@ -55,7 +55,7 @@ fn colours(side: Side) -> (&'static str, &'static str) {
 
 /// A coordinate is written light on the dark squares and dark on the light ones.
 fn coordinate_colour(square: Square) -> &'static str {
-    if (square.file() + square.rank()) % 2 == 0 {
+    if (square.file() + square.rank()).is_multiple_of(2) {
         "#fbf7ee"
     } else {
         "#8a6f4b"
@@ -130,7 +130,7 @@ pub fn svg(position: &Position, diagram: &Diagram) -> String {
         for file in 0..n {
             let square = Square::new(file, rank).expect("on the board");
             let (x, y) = corner(square, n, flipped);
-            let fill = if (file + rank) % 2 == 0 {
+            let fill = if (file + rank).is_multiple_of(2) {
                 DARK_SQUARE
             } else {
                 LIGHT_SQUARE

@@ -431,7 +431,7 @@ fn try_analyse(args: &AnalyseArgs) -> Result<(), String> {
             );
             if terminal {
                 eprint!("\r{line:<70}");
-            } else if ply % 10 == 0 || ply == plies {
+            } else if ply.is_multiple_of(10) || ply == plies {
                 eprintln!("{line}");
             }
         };
