@@ -9,6 +9,7 @@ use super::review::{winning_chances, GameReview};
 use super::review_report::shown_score;
 use crate::board::Side;
 use crate::diagram::{self, Diagram};
+use crate::score::Score;
 
 /// One game of the page: its review and its heading (players and result).
 pub struct PageGame<'a> {
@@ -55,13 +56,21 @@ fn game_data(game: &PageGame) -> Value {
             },
         ));
         chances.push(blue_chances(m.side, winning_chances(m.eval_played)));
+        // Scores from Blue's point of view, as the graph (chess GUIs show White's).
+        let for_blue = |score: Score| {
+            if m.side == Side::Blue {
+                score
+            } else {
+                Score(-score.0)
+            }
+        };
         moves.push(json!({
             "ply": m.ply,
             "side": m.side.to_string(),
             "played": m.played.to_string(),
-            "eval": shown_score(m.eval_played),
+            "eval": shown_score(for_blue(m.eval_played)),
             "best": m.best.to_string(),
-            "bestEval": shown_score(m.eval_before),
+            "bestEval": shown_score(for_blue(m.eval_before)),
             "loss": (m.loss * 10.0).round() / 10.0,
             "label": m.label.map(|l| l.to_string()),
         }));
@@ -152,7 +161,7 @@ const TEMPLATE: &str = r##"<!DOCTYPE html>
   <div id="right">
     <div id="title"></div>
     <div id="summary"></div>
-    <div id="list"><table><thead><tr><th>ply</th><th>move</th><th>eval</th><th>best</th><th></th></tr></thead><tbody id="moves"></tbody></table></div>
+    <div id="list"><table><thead><tr><th>ply</th><th>move</th><th title="for Blue: + is good for Blue">eval (Blue)</th><th>best</th><th></th></tr></thead><tbody id="moves"></tbody></table></div>
     <div id="graph"></div>
     <div class="hint">Blue's winning chances after each move; click to jump.</div>
   </div>
@@ -222,7 +231,13 @@ $("last").onclick = () => show(1e9);
 $("game").innerHTML = GAMES.map((g, i) => `<option value="${i}">${g.title.replace(/</g, "&lt;")}</option>`).join("");
 $("game").style.display = GAMES.length > 1 ? "" : "none";
 $("game").onchange = (e) => loadGame(+e.target.value);
-if (GAMES.length) loadGame(0);
+// A link can open a game at a ply: review.html#game=2&ply=17.
+const wanted = new URLSearchParams(location.hash.slice(1));
+if (GAMES.length) {
+  loadGame(Math.max(0, Math.min(GAMES.length - 1, (+wanted.get("game") || 1) - 1)));
+  $("game").value = game;
+  show(+wanted.get("ply") || 0);
+}
 </script>
 </body>
 </html>
