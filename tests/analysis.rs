@@ -169,8 +169,19 @@ fn solve_proves_each_puzzle_at_its_distance_and_alphabeta_agrees() {
         let position = Position::from_lfen(&lfen).unwrap();
         let solution = solve(&position, &budget(20_000_000), 2, true).unwrap();
         let (got_win, got_moves, got_plies, line) = match solution.verdict {
-            Verdict::Win { moves, plies, line } => (true, moves, plies, line),
-            Verdict::Loss { moves, plies, line } => (false, moves, plies, line),
+            Verdict::Win {
+                moves,
+                plies,
+                line,
+                exact: true,
+            } => (true, moves, plies, line),
+            Verdict::Loss {
+                moves,
+                plies,
+                line,
+                exact: true,
+            } => (false, moves, plies, line),
+            Verdict::Win { .. } | Verdict::Loss { .. } => panic!("{lfen}: not exact"),
             Verdict::Unknown { .. } => panic!("{lfen}: unknown"),
         };
         assert_eq!(

@@ -185,15 +185,19 @@ fn try_solve(args: &SolveArgs) -> Result<(), String> {
                     moves,
                     plies,
                     line: pv,
+                    exact,
                 } => {
-                    println!("win in {moves} ({plies} plies): {}", line(pv))
+                    let at_most = if *exact { "" } else { "at most " };
+                    println!("win in {at_most}{moves} ({plies} plies): {}", line(pv))
                 }
                 Verdict::Loss {
                     moves,
                     plies,
                     line: pv,
+                    exact,
                 } => {
-                    println!("loss in {moves} ({plies} plies): {}", line(pv))
+                    let at_most = if *exact { "" } else { "at most " };
+                    println!("loss in {at_most}{moves} ({plies} plies): {}", line(pv))
                 }
                 Verdict::Unknown { plies } => println!(
                     "unknown: neither side forces a win within {plies} plies; the budget ran out"

@@ -4,19 +4,23 @@
 //! Lielow has no draws and every game is finite, so every position is a win or a loss; the
 //! question is only how far. One df-pn search answers "can `attacker` force a win within `r`
 //! plies?" exactly: proven (a strategy exists) or disproven (every line was refuted). The solver
-//! asks it for r = 1, 2, 3, ... both for the side to move and for its opponent; the first `r` that
-//! is proven is the shortest forced distance, because every smaller one was disproven before.
-//! (A game can end on the loser's own move, by a forced bear-off of its king, so `r` runs over
-//! every ply count, not only odd ones.) Distances count as `score mate N` does: N = ceil(r / 2).
+//! first asks it for r = 1 to 4, for both sides in turn (short results come out at once). Then
+//! it asks who wins at all (within the longest bound: disproving the side to move's win proves
+//! its opponent's), takes the depth of the proof found as an upper bound on the distance, and
+//! lowers it: each proof within one ply less gives a new, shorter proof to measure, until a
+//! bound is refuted. The distance is then exact, because the bound below it was refuted; if the
+//! budget runs out first, the answer says the distance is an upper bound. (A game can end on the
+//! loser's own move, by a forced bear-off of its king, so bounds run over every ply count, not
+//! only odd ones.) Distances count as `score mate N` does: N = ceil(r / 2).
 //!
 //! Proof and disproof numbers live in a proof table keyed by the position's Zobrist key, not in
 //! the search's transposition table (whose entries hold scores and bounds). An entry remembers
 //! the smallest bound at which the position was proven (a win within r plies is a win within any
 //! larger bound), the largest at which it was disproven, and the numbers of the bound under work.
 //! Entries are never evicted, so the proof can be replayed from the table afterwards:
-//! [`Solver::verify`] walks the proof tree with the rules core alone — at the attacker's nodes one
-//! move proven within the bound, at the defender's nodes every legal move — checks each end is a
-//! won game, and counts the distinct positions of the proof.
+//! [`Solver::verify`] walks the positions the table marks proven with the rules core alone — at
+//! the attacker's nodes some legal move must check out within one ply less, at the defender's
+//! nodes every legal move — down to won games, and counts the nodes of the proof tree.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -54,7 +58,8 @@ struct Entry {
 /// The value of a position, as far as a budget allowed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// The side to move forces a win in `moves` moves (ceil(plies / 2)) and no fewer.
+    /// The side to move forces a win in `moves` moves (ceil(plies / 2)), and no fewer when
+    /// `exact`.
     Win {
         /// ceil(plies / 2).
         moves: u32,
@@ -62,8 +67,12 @@ pub enum Verdict {
         plies: u32,
         /// A line of best play: the shortest win against the longest defence.
         line: Vec<Move>,
+        /// The distance is the shortest (otherwise the budget ran out while shortening it, and
+        /// it is an upper bound).
+        exact: bool,
     },
-    /// The opponent forces a win in `moves` moves against any defence, and no fewer.
+    /// The opponent forces a win in `moves` moves against any defence, and no fewer when
+    /// `exact`.
     Loss {
         /// ceil(plies / 2).
         moves: u32,
@@ -71,6 +80,8 @@ pub enum Verdict {
         plies: u32,
         /// A line of best play: the longest defence against the shortest win.
         line: Vec<Move>,
+        /// As for [`Verdict::Win`].
+        exact: bool,
     },
     /// Neither was proven within the budget; no win for either side within `plies` plies.
     Unknown {
@@ -315,6 +326,76 @@ impl Solver {
         })?
     }
 
+    /// The depth of the proof the table holds for `position`: the attacker's quickest proven
+    /// move, the defender's slowest; an upper bound on the distance. `None` if the table lacks
+    /// a proof.
+    fn proof_depth(
+        &self,
+        position: &Position,
+        memo: &mut HashMap<u64, Option<u32>>,
+    ) -> Option<u32> {
+        match position.winner() {
+            Some(winner) if winner == self.attacker => return Some(0),
+            Some(_) => return None,
+            None => {}
+        }
+        self.proven_within(position)?;
+        if let Some(&known) = memo.get(&position.key()) {
+            return known;
+        }
+        // Marked first: a node is never its own descendant (games are finite), but a lost
+        // entry must not send the walk around forever.
+        memo.insert(position.key(), None);
+        let attacking = position.side_to_move() == self.attacker;
+        let mut depth: Option<u32> = None;
+        for mv in position.legal_moves() {
+            let child = self.proof_depth(&position.play(mv), memo);
+            depth = if attacking {
+                match (depth, child) {
+                    (Some(d), Some(c)) => Some(d.min(c + 1)),
+                    (None, Some(c)) => Some(c + 1),
+                    (d, None) => d,
+                }
+            } else {
+                match child {
+                    Some(c) => Some(depth.map_or(c + 1, |d| d.max(c + 1))),
+                    None => {
+                        depth = None;
+                        break;
+                    }
+                }
+            };
+        }
+        memo.insert(position.key(), depth);
+        depth
+    }
+
+    /// The shortest bound within which the attacker wins from `position`, already proven within
+    /// the longest one and refuted within `refuted` plies: the proof's depth is an upper
+    /// bound, each shorter proof lowers it, and the first refutation fixes it. Returns the bound
+    /// and whether it is exact (the budget may run out before the refutation: the bound is
+    /// then only an upper one).
+    pub fn shortest(&mut self, position: &Position, refuted: u32, budget: &Budget) -> (u32, bool) {
+        let mut upper = self
+            .proof_depth(position, &mut HashMap::new())
+            .unwrap_or(MAX_PLIES);
+        loop {
+            if upper <= refuted + 1 {
+                return (upper, true);
+            }
+            match self.prove(position, upper - 1, budget) {
+                Answer::Proven => {
+                    let depth = self
+                        .proof_depth(position, &mut HashMap::new())
+                        .unwrap_or(upper - 1);
+                    upper = depth.min(upper - 1);
+                }
+                Answer::Disproven => return (upper, true),
+                Answer::Unknown => return (upper, false),
+            }
+        }
+    }
+
     /// A principal line of a position won within `bound` plies: the attacker's fastest win,
     /// the defender's slowest loss, each child's exact distance found by [`Solver::distance`].
     /// Shorter than the distance only if the budget runs out on the way.
@@ -349,54 +430,83 @@ impl Solver {
     }
 
     /// Replays the proof that the attacker wins from `position` within `bound` plies with the
-    /// rules core: at the attacker's nodes one move whose position the table proves within one
-    /// ply less, at the defender's every legal move, down to games won by the attacker. Returns
-    /// the number of distinct (position, bound) nodes of the proof, or what is missing.
+    /// rules core, using only positions the table marks proven: at the attacker's nodes some
+    /// legal move must lead to a position that checks out within one ply less, at the
+    /// defender's every legal move must, down to games the attacker has won. Returns the number
+    /// of distinct (position, bound) nodes of the proof tree, or an error if it does not check
+    /// out.
     pub fn verify(&self, position: &Position, bound: u32) -> Result<u64, String> {
-        let mut seen = HashSet::new();
-        self.verify_node(position, bound, &mut seen)?;
-        Ok(seen.len() as u64)
+        let mut checked = HashMap::new();
+        if !self.check(position, bound, &mut checked) {
+            return Err(format!(
+                "the proof of {} within {bound} plies does not check out",
+                position.to_lfen()
+            ));
+        }
+        let mut proof = HashSet::new();
+        self.count_proof(position, bound, &checked, &mut proof);
+        Ok(proof.len() as u64)
     }
 
-    fn verify_node(
+    fn check(
         &self,
         position: &Position,
         bound: u32,
-        seen: &mut HashSet<(u64, u32)>,
-    ) -> Result<(), String> {
-        if !seen.insert((position.key(), bound)) {
-            return Ok(());
-        }
+        checked: &mut HashMap<(u64, u32), bool>,
+    ) -> bool {
         match position.winner() {
-            Some(winner) if winner == self.attacker => return Ok(()),
-            Some(_) => return Err(format!("{} is lost for the prover", position.to_lfen())),
-            None if bound == 0 => {
-                return Err(format!(
-                    "{} is not over within the bound",
-                    position.to_lfen()
-                ))
-            }
+            Some(winner) => return winner == self.attacker,
+            None if bound == 0 => return false,
             None => {}
         }
-        let moves = position.legal_moves();
+        if self.proven_within(position).is_none() {
+            return false;
+        }
+        let key = (position.key(), bound);
+        if let Some(&known) = checked.get(&key) {
+            return known;
+        }
+        let attacking = position.side_to_move() == self.attacker;
+        let mut children = position
+            .legal_moves()
+            .into_iter()
+            .map(|mv| position.play(mv));
+        let holds = if attacking {
+            children.any(|child| self.check(&child, bound - 1, checked))
+        } else {
+            children.all(|child| self.check(&child, bound - 1, checked))
+        };
+        checked.insert(key, holds);
+        holds
+    }
+
+    /// The nodes of the checked proof: at the attacker's nodes the first move that checked out.
+    fn count_proof(
+        &self,
+        position: &Position,
+        bound: u32,
+        checked: &HashMap<(u64, u32), bool>,
+        proof: &mut HashSet<(u64, u32)>,
+    ) {
+        if !proof.insert((position.key(), bound)) || position.winner().is_some() {
+            return;
+        }
+        let holds = |child: &Position| {
+            child.winner() == Some(self.attacker)
+                || checked.get(&(child.key(), bound - 1)) == Some(&true)
+        };
+        let children = position
+            .legal_moves()
+            .into_iter()
+            .map(|mv| position.play(mv));
         if position.side_to_move() == self.attacker {
-            let proven = moves.iter().map(|&mv| position.play(mv)).find(|child| {
-                self.proven_within(child)
-                    .is_some_and(|plies| u32::from(plies) < bound)
-            });
-            match proven {
-                Some(child) => self.verify_node(&child, bound - 1, seen),
-                None => Err(format!(
-                    "{}: no move proven within {} plies",
-                    position.to_lfen(),
-                    bound - 1
-                )),
+            if let Some(child) = children.into_iter().find(|child| holds(child)) {
+                self.count_proof(&child, bound - 1, checked, proof);
             }
         } else {
-            for mv in moves {
-                self.verify_node(&position.play(mv), bound - 1, seen)?;
+            for child in children {
+                self.count_proof(&child, bound - 1, checked, proof);
             }
-            Ok(())
         }
     }
 }
@@ -431,10 +541,10 @@ pub fn solve_on_big_stack(
     })
 }
 
-/// Solves `position`: asks, for r = 1, 2, ..., whether the side to move wins within r plies and
-/// whether its opponent does, until one is proven or `budget` runs out. With `threads` of 2 or
-/// more the two questions run on two threads (more give nothing more). With `verify`, the proof
-/// found is replayed (an error says what did not check out).
+/// Solves `position` as the module doc says: short bounds for both sides, then who wins at all,
+/// then the proof shortened until a bound is refuted, within `budget`. With `threads` of 2 or
+/// more the short bounds' two questions run on two threads (more give nothing more). With
+/// `verify`, the proof found is replayed (an error says what did not check out).
 pub fn solve(
     position: &Position,
     budget: &Budget,
@@ -446,39 +556,37 @@ pub fn solve(
     }
     let us = position.side_to_move();
     let mut solvers = [Solver::new(us), Solver::new(us.opponent())];
+    // Phase 1: short bounds for both sides, cheap, and exact by construction.
     let mut found = None;
     let mut settled_plies = 0;
-    for plies in 1..=MAX_PLIES {
-        let answers: Vec<Answer> = if threads >= 2 {
-            let (ours, theirs) = solvers.split_at_mut(1);
-            std::thread::scope(|scope| {
-                let other = std::thread::Builder::new()
-                    .stack_size(SOLVER_STACK_BYTES)
-                    .spawn_scoped(scope, || theirs[0].prove(position, plies, budget))
-                    .map_err(|e| format!("cannot start a solver thread: {e}"))?;
-                let mine = ours[0].prove(position, plies, budget);
-                Ok::<_, String>(vec![mine, other.join().expect("the solver thread")])
-            })?
-        } else {
-            let mine = solvers[0].prove(position, plies, budget);
-            let theirs = if mine == Answer::Proven {
-                Answer::Disproven
-            } else {
-                solvers[1].prove(position, plies, budget)
-            };
-            vec![mine, theirs]
-        };
-        match (answers[0], answers[1]) {
-            (Answer::Proven, _) => {
-                found = Some((0, plies));
-                break;
-            }
-            (_, Answer::Proven) => {
-                found = Some((1, plies));
-                break;
-            }
-            (Answer::Disproven, Answer::Disproven) => settled_plies = plies,
+    for plies in 1..=SHORT_PLIES {
+        let answers = ask_both(&mut solvers, position, plies, budget, threads)?;
+        match answers {
+            [Answer::Proven, _] => found = Some((0, plies)),
+            [_, Answer::Proven] => found = Some((1, plies)),
+            [Answer::Disproven, Answer::Disproven] => settled_plies = plies,
             _ => break,
+        }
+        if found.is_some() || settled_plies < plies {
+            break;
+        }
+    }
+    let mut exact = true;
+    if found.is_none() && settled_plies == SHORT_PLIES {
+        // Phase 2: who wins at all (no draws: disproving the side to move's win within the
+        // longest bound proves its opponent's), then shorten that proof.
+        let winner = match solvers[0].prove(position, MAX_PLIES, budget) {
+            Answer::Proven => Some(0),
+            Answer::Disproven => match solvers[1].prove(position, MAX_PLIES, budget) {
+                Answer::Proven => Some(1),
+                _ => None,
+            },
+            Answer::Unknown => None,
+        };
+        if let Some(which) = winner {
+            let (plies, is_exact) = solvers[which].shortest(position, settled_plies, budget);
+            found = Some((which, plies));
+            exact = is_exact;
         }
     }
     let nodes = solvers.iter().map(|s| s.nodes).sum();
@@ -502,15 +610,56 @@ pub fn solve(
     };
     let moves = plies.div_ceil(2);
     let verdict = if which == 0 {
-        Verdict::Win { moves, plies, line }
+        Verdict::Win {
+            moves,
+            plies,
+            line,
+            exact,
+        }
     } else {
-        Verdict::Loss { moves, plies, line }
+        Verdict::Loss {
+            moves,
+            plies,
+            line,
+            exact,
+        }
     };
     Ok(Solution {
         verdict,
         nodes,
         table_size,
         proof_size,
+    })
+}
+
+/// Bounds up to this many plies are asked of both sides in turn before the solver looks for
+/// any win at all: short results come out exact at once.
+const SHORT_PLIES: u32 = 4;
+
+/// Asks both solvers whether their side wins within `plies` (on two threads with `threads` of
+/// 2 or more); the opponent is not asked once the side to move's win is proven.
+fn ask_both(
+    solvers: &mut [Solver; 2],
+    position: &Position,
+    plies: u32,
+    budget: &Budget,
+    threads: usize,
+) -> Result<[Answer; 2], String> {
+    if threads < 2 {
+        let mine = solvers[0].prove(position, plies, budget);
+        if mine == Answer::Proven {
+            return Ok([mine, Answer::Disproven]);
+        }
+        return Ok([mine, solvers[1].prove(position, plies, budget)]);
+    }
+    let (ours, theirs) = solvers.split_at_mut(1);
+    std::thread::scope(|scope| {
+        let other = std::thread::Builder::new()
+            .stack_size(SOLVER_STACK_BYTES)
+            .spawn_scoped(scope, || theirs[0].prove(position, plies, budget))
+            .map_err(|e| format!("cannot start a solver thread: {e}"))?;
+        let mine = ours[0].prove(position, plies, budget);
+        Ok([mine, other.join().expect("the solver thread")])
     })
 }
 
@@ -531,7 +680,9 @@ mod tests {
         let position = Position::from_lfen("8/r1r1r15/8/3R24/8/3B24/b1b1b15/8 b").unwrap();
         let solution = solve(&position, &unlimited(), 1, true).unwrap();
         match solution.verdict {
-            Verdict::Win { moves, plies, line } => {
+            Verdict::Win {
+                moves, plies, line, ..
+            } => {
                 assert_eq!((moves, plies), (1, 1));
                 assert_eq!(line[0].to_string(), "d3xd5");
             }
