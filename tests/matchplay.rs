@@ -804,15 +804,22 @@ fn go_value(go: &str, word: &str) -> Option<u64> {
     words.next()?.parse().ok()
 }
 
-#[test]
-fn a_moves_time_control_sends_movestogo_and_refills_the_clock() {
-    let dir = scratch("movestogo");
+/// A scratch directory, and the command line of the real engine behind the logging wrapper
+/// with its log in that directory.
+fn logged_engine(name: &str) -> (PathBuf, PathBuf, String) {
+    let dir = scratch(name);
     let log = dir.join("engine.log");
-    let engine = format!(
+    let command = format!(
         "{LOGGED} {} {}",
         log.display(),
         env!("CARGO_BIN_EXE_lielow")
     );
+    (dir, log, command)
+}
+
+#[test]
+fn a_moves_time_control_sends_movestogo_and_refills_the_clock() {
+    let (dir, log, engine) = logged_engine("movestogo");
     let (json, records, _) = run_match(
         "movestogo",
         &[
@@ -849,13 +856,7 @@ fn a_moves_time_control_sends_movestogo_and_refills_the_clock() {
 
 #[test]
 fn a_pondering_engine_ponders_on_the_expected_reply() {
-    let dir = scratch("ponder");
-    let log = dir.join("engine.log");
-    let engine = format!(
-        "{LOGGED} {} {}",
-        log.display(),
-        env!("CARGO_BIN_EXE_lielow")
-    );
+    let (dir, log, engine) = logged_engine("ponder");
     let (json, records, table) = run_match(
         "ponder",
         &[
@@ -1011,35 +1012,29 @@ fn spawned_pids(pidfile: &std::path::Path) -> Vec<String> {
     }
 }
 
-#[test]
-fn a_hung_engine_and_its_children_are_killed_without_a_path() {
-    let dir = scratch("no-path");
+/// A match of the spawner engine (hung, with a child) against the random player, limited by
+/// `limits`: its scratch directory, the engine's pid file, and the command, not started.
+fn spawner_match(name: &str, limits: &[&str]) -> (PathBuf, PathBuf, Command) {
+    let dir = scratch(name);
     let pidfile = dir.join("pids");
-    let command = format!("{SPAWNER} {}", pidfile.display());
-    let output = Command::new(env!("CARGO_BIN_EXE_lielow"))
-        .args([
-            "match",
-            "--engine",
-            &command,
-            "name=hung",
-            "--engine",
-            "builtin:random",
-            "--games",
-            "2",
-            "--movetime",
-            "50",
-            "--timeout-ms",
-            "200",
-        ])
-        .env("PATH", "/nonexistent")
-        .output()
-        .expect("run lielow");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let pids = spawned_pids(&pidfile);
+    let engine = format!("{SPAWNER} {}", pidfile.display());
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lielow"));
+    command.args([
+        "match",
+        "--engine",
+        &engine,
+        "name=hung",
+        "--engine",
+        "builtin:random",
+        "--games",
+        "2",
+    ]);
+    command.args(limits);
+    (dir, pidfile, command)
+}
+
+/// Waits up to 5 s for every process of `pids` to be gone.
+fn assert_all_gone(pids: &[String]) {
     let started = Instant::now();
     while !pids.iter().all(|pid| is_gone(pid)) {
         assert!(
@@ -1048,6 +1043,22 @@ fn a_hung_engine_and_its_children_are_killed_without_a_path() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+#[test]
+fn a_hung_engine_and_its_children_are_killed_without_a_path() {
+    let (dir, pidfile, mut command) =
+        spawner_match("no-path", &["--movetime", "50", "--timeout-ms", "200"]);
+    let output = command
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("run lielow");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_all_gone(&spawned_pids(&pidfile));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1055,22 +1066,8 @@ fn a_hung_engine_and_its_children_are_killed_without_a_path() {
 fn sigterm_stops_the_runner_and_every_engine_it_started() {
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;
-    let dir = scratch("sigterm");
-    let pidfile = dir.join("pids");
-    let command = format!("{SPAWNER} {}", pidfile.display());
-    let mut runner = Command::new(env!("CARGO_BIN_EXE_lielow"))
-        .args([
-            "match",
-            "--engine",
-            &command,
-            "name=hung",
-            "--engine",
-            "builtin:random",
-            "--games",
-            "2",
-            "--movetime",
-            "60000",
-        ])
+    let (dir, pidfile, mut command) = spawner_match("sigterm", &["--movetime", "60000"]);
+    let mut runner = command
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -1092,14 +1089,7 @@ fn sigterm_stops_the_runner_and_every_engine_it_started() {
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut runner.stderr.take().unwrap(), &mut stderr).unwrap();
     assert!(stderr.contains("interrupted"), "{stderr}");
-    let started = Instant::now();
-    while !pids.iter().all(|pid| is_gone(pid)) {
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "left running: {pids:?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    assert_all_gone(&pids);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -180,28 +180,29 @@ fn try_solve(args: &SolveArgs) -> Result<(), String> {
                     .collect::<Vec<_>>()
                     .join(" ")
             };
-            match &solution.verdict {
+            let proven = match &solution.verdict {
                 Verdict::Win {
                     moves,
                     plies,
-                    line: pv,
+                    line,
                     exact,
-                } => {
-                    let at_most = if *exact { "" } else { "at most " };
-                    println!("win in {at_most}{moves} ({plies} plies): {}", line(pv))
-                }
+                } => Some(("win", moves, plies, line, exact)),
                 Verdict::Loss {
                     moves,
                     plies,
-                    line: pv,
+                    line,
                     exact,
-                } => {
-                    let at_most = if *exact { "" } else { "at most " };
-                    println!("loss in {at_most}{moves} ({plies} plies): {}", line(pv))
+                } => Some(("loss", moves, plies, line, exact)),
+                Verdict::Unknown { plies } => {
+                    println!(
+                        "unknown: neither side forces a win within {plies} plies; the budget ran out"
+                    );
+                    None
                 }
-                Verdict::Unknown { plies } => println!(
-                    "unknown: neither side forces a win within {plies} plies; the budget ran out"
-                ),
+            };
+            if let Some((result, moves, plies, pv, exact)) = proven {
+                let at_most = if *exact { "" } else { "at most " };
+                println!("{result} in {at_most}{moves} ({plies} plies): {}", line(pv));
             }
             println!(
                 "nodes {} table {} time {:.3} s",
