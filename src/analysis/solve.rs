@@ -7,8 +7,9 @@
 //! first asks it for r = 1 to 4, for both sides in turn (short results come out at once). Then
 //! it asks who wins at all (within the longest bound: disproving the side to move's win proves
 //! its opponent's), takes the depth of the proof found as an upper bound on the distance, and
-//! lowers it: each proof within one ply less gives a new, shorter proof to measure, until a
-//! bound is refuted. The distance is then exact, because the bound below it was refuted; if the
+//! closes the gap to the refuted bounds by binary search: a proof within the middle bound gives
+//! a shorter proof to measure, a refutation a higher lower bound. The distance is then exact,
+//! because the bound below it was refuted; if the
 //! budget runs out first, the answer says the distance is an upper bound. (A game can end on the
 //! loser's own move, by a forced bear-off of its king, so bounds run over every ply count, not
 //! only odd ones.) Distances count as `score mate N` does: N = ceil(r / 2).
@@ -371,29 +372,30 @@ impl Solver {
     }
 
     /// The shortest bound within which the attacker wins from `position`, already proven within
-    /// the longest one and refuted within `refuted` plies: the proof's depth is an upper
-    /// bound, each shorter proof lowers it, and the first refutation fixes it. Returns the bound
-    /// and whether it is exact (the budget may run out before the refutation: the bound is
-    /// then only an upper one).
+    /// the longest one and refuted within `refuted` plies: the proof's depth is an upper bound,
+    /// and a binary search between the two closes the gap (a proof within the middle bound
+    /// lowers the upper one to that proof's depth, a refutation raises the lower one). Returns
+    /// the bound and whether it is exact (the budget may run out first: it is then only an
+    /// upper bound).
     pub fn shortest(&mut self, position: &Position, refuted: u32, budget: &Budget) -> (u32, bool) {
         let mut upper = self
             .proof_depth(position, &mut HashMap::new())
             .unwrap_or(MAX_PLIES);
-        loop {
-            if upper <= refuted + 1 {
-                return (upper, true);
-            }
-            match self.prove(position, upper - 1, budget) {
+        let mut lower = refuted;
+        while upper > lower + 1 {
+            let middle = lower + (upper - lower) / 2;
+            match self.prove(position, middle, budget) {
                 Answer::Proven => {
                     let depth = self
                         .proof_depth(position, &mut HashMap::new())
-                        .unwrap_or(upper - 1);
-                    upper = depth.min(upper - 1);
+                        .unwrap_or(middle);
+                    upper = depth.min(middle);
                 }
-                Answer::Disproven => return (upper, true),
+                Answer::Disproven => lower = middle,
                 Answer::Unknown => return (upper, false),
             }
         }
+        (upper, true)
     }
 
     /// A principal line of a position won within `bound` plies: the attacker's fastest win,
@@ -421,6 +423,15 @@ impl Solver {
                     chosen = Some((mv, plies));
                 }
             }
+            // The budget ran out: the rest of the line follows the table's proof.
+            let chosen = chosen.or_else(|| {
+                let mut checked = HashMap::new();
+                position.legal_moves().into_iter().find_map(|mv| {
+                    let child = position.play(mv);
+                    self.check(&child, bound - 1, &mut checked)
+                        .then_some((mv, bound - 1))
+                })
+            });
             let Some((mv, plies)) = chosen else { break };
             line.push(mv);
             position = position.play(mv);
