@@ -37,10 +37,13 @@ pub const BLUNDER: f64 = 30.0;
 
 /// The mover's winning chances, in percent, for a score from its point of view.
 pub fn winning_chances(score: Score) -> f64 {
-    match score.mate_moves() {
-        Some(moves) if moves > 0 => 100.0,
-        Some(_) => 0.0,
-        None => 50.0 + 50.0 * (2.0 / (1.0 + (-0.003_682_08 * f64::from(score.0)).exp()) - 1.0),
+    // By the score's sign: a win already on the board (`win_in(0)`) is 0 moves away.
+    if score.0 > Score::MATE_BOUND {
+        100.0
+    } else if score.0 < -Score::MATE_BOUND {
+        0.0
+    } else {
+        50.0 + 50.0 * (2.0 / (1.0 + (-0.003_682_08 * f64::from(score.0)).exp()) - 1.0)
     }
 }
 
@@ -183,11 +186,13 @@ fn value_of(lines: &[Line], position: &Position) -> Score {
 /// One side's score, seen from the other side, one ply further from the root.
 fn from_parent(score: Score) -> Score {
     let flipped = Score(-score.0);
-    match flipped.mate_moves() {
-        // A proven result one ply further away.
-        Some(moves) if moves > 0 => Score(flipped.0 - 1),
-        Some(_) => Score(flipped.0 + 1),
-        None => flipped,
+    // A proven result is one ply further away (by the sign: `win_in(0)` is 0 moves away).
+    if flipped.0 > Score::MATE_BOUND {
+        Score(flipped.0 - 1)
+    } else if flipped.0 < -Score::MATE_BOUND {
+        Score(flipped.0 + 1)
+    } else {
+        flipped
     }
 }
 
@@ -302,6 +307,8 @@ mod tests {
         assert!(winning_chances(Score(300)) > 70.0);
         assert!((winning_chances(Score(300)) + winning_chances(Score(-300)) - 100.0).abs() < 1e-9);
         assert_eq!(winning_chances(Score::win_in(5)), 100.0);
+        assert_eq!(winning_chances(Score::win_in(0)), 100.0);
+        assert_eq!(winning_chances(Score::loss_in(0)), 0.0);
         assert_eq!(winning_chances(Score::loss_in(4)), 0.0);
         assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
         assert!(move_accuracy(30.0) < 30.0);
@@ -313,6 +320,8 @@ mod tests {
         // mover, a win in 1 ply.
         assert_eq!(from_parent(Score::loss_in(0)), Score::win_in(1));
         assert_eq!(from_parent(Score::win_in(1)), Score::loss_in(2));
+        // The mover bore off its own king: the opponent to move has won already.
+        assert_eq!(from_parent(Score::win_in(0)), Score::loss_in(1));
         assert_eq!(from_parent(Score(35)), Score(-35));
     }
 }
