@@ -48,6 +48,8 @@ enum Command {
     /// Review games: each move against the engine's best, labels, accuracy, as a table, JSON
     /// or an HTML page.
     Analyse(crate::analysis::command::AnalyseArgs),
+    /// Play and analyse in the browser: a local web server speaking UGI to the engines.
+    Gui(crate::gui::GuiArgs),
     /// Prove the value of a position: win or loss in N moves for the side to move, with a line.
     Solve(crate::analysis::command::SolveArgs),
     /// Print random openings (LFEN, one per line), optionally only roughly balanced ones.
@@ -106,6 +108,7 @@ pub fn run() -> i32 {
         Some(Command::Board(args)) => crate::analysis::command::run_board(&args),
         Some(Command::Solve(args)) => crate::analysis::command::run_solve(&args),
         Some(Command::Analyse(args)) => crate::analysis::command::run_analyse(&args),
+        Some(Command::Gui(args)) => crate::gui::run(&args),
         Some(Command::Bench { depth, threads }) => {
             let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
             let result = bench::run_with_threads(depth, threads as usize);

@@ -13,6 +13,7 @@ pub mod cli;
 pub mod diagram;
 pub mod engine;
 pub mod eval;
+pub mod gui;
 pub mod lfen;
 pub mod limits;
 pub mod matchplay;

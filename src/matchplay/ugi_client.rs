@@ -255,14 +255,14 @@ impl Process {
 /// The process groups of the engines running, for [`kill_all_engines`].
 static RUNNING_GROUPS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
-fn remember_group(id: u32) {
+pub(crate) fn remember_group(id: u32) {
     RUNNING_GROUPS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
         .push(id);
 }
 
-fn forget_group(id: u32) {
+pub(crate) fn forget_group(id: u32) {
     RUNNING_GROUPS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -271,7 +271,7 @@ fn forget_group(id: u32) {
 
 /// Kills the process group `id` (the engine started as its leader, and whatever it started)
 /// with a system call, not the `kill` program, which may not be on the PATH.
-fn kill_group(id: u32) {
+pub(crate) fn kill_group(id: u32) {
     #[cfg(unix)]
     {
         use nix::sys::signal::{killpg, Signal};
