@@ -1,0 +1,274 @@
+//! `lielow gui`'s server through HTTP: the checks every request passes, the JSON API, and the
+//! engines behind it (the real one, and broken ones from tests/engines/).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+const BROKEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/broken.sh");
+const START: &str = "8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b";
+
+/// A running `lielow gui`, killed when dropped.
+struct Gui {
+    child: Child,
+    port: u16,
+}
+
+impl Gui {
+    fn start(engines: &[&str]) -> Gui {
+        let mut args = vec!["gui", "--port", "0"];
+        for engine in engines {
+            args.extend(["--engine", engine]);
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lielow"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start lielow gui");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .trim()
+            .trim_end_matches('/')
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("first line {line:?}"));
+        Gui { child, port }
+    }
+
+    /// (status, JSON body) of a request with these headers.
+    fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: &str,
+        headers: &[(&str, &str)],
+    ) -> (u16, String) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nContent-Length: {}\r\nConnection: close\r\n",
+            body.len()
+        );
+        let has_host = headers.iter().any(|(name, _)| *name == "Host");
+        if !has_host {
+            head += &format!("Host: 127.0.0.1:{}\r\n", self.port);
+        }
+        for (name, value) in headers {
+            head += &format!("{name}: {value}\r\n");
+        }
+        head += "\r\n";
+        stream.write_all(head.as_bytes()).unwrap();
+        let _ = stream.write_all(body.as_bytes());
+        let mut reader = BufReader::new(stream);
+        let mut status_line = String::new();
+        reader.read_line(&mut status_line).unwrap();
+        let status = status_line
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if line.trim().is_empty() {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':') {
+                if name.eq_ignore_ascii_case("content-length") {
+                    length = value.trim().parse().unwrap();
+                }
+            }
+        }
+        let mut text = vec![0; length];
+        reader.read_exact(&mut text).unwrap();
+        (status, String::from_utf8(text).unwrap())
+    }
+
+    fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let (status, text) = self.request("POST", path, &body.to_string(), &[]);
+        (status, serde_json::from_str(&text).unwrap())
+    }
+
+    /// The events of `session` until one satisfies `done` (or 20 s pass).
+    fn events_until(&self, session: &str, done: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let started = Instant::now();
+        let mut after = 0;
+        let mut seen = Vec::new();
+        while started.elapsed() < Duration::from_secs(20) {
+            let (status, text) = self.request(
+                "GET",
+                &format!("/api/events?session={session}&after={after}"),
+                "",
+                &[],
+            );
+            assert_eq!(status, 200, "{text}");
+            let answer: Value = serde_json::from_str(&text).unwrap();
+            for item in answer["events"].as_array().unwrap() {
+                after = item["n"].as_u64().unwrap();
+                seen.push(item["event"].clone());
+                if done(&item["event"]) {
+                    return seen;
+                }
+            }
+        }
+        panic!("no awaited event in {seen:?}");
+    }
+}
+
+impl Drop for Gui {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_page_and_the_api_refuse_other_sites_and_bad_input() {
+    let gui = Gui::start(&[]);
+    let (status, page) = gui.request("GET", "/", "", &[]);
+    assert_eq!(status, 200);
+    assert!(page.contains("<script src=\"/app.js\">"));
+    let (status, engines) = gui.request("GET", "/api/engines", "", &[]);
+    assert_eq!(
+        (status, engines.as_str()),
+        (200, r#"{"engines":["lielow"]}"#)
+    );
+    // Another site, by its Host (DNS rebinding) or by its Origin (a page elsewhere).
+    let (status, _) = gui.request("GET", "/api/engines", "", &[("Host", "evil.example:80")]);
+    assert_eq!(status, 403);
+    let (status, _) = gui.request(
+        "POST",
+        "/api/position",
+        "{}",
+        &[("Origin", "http://evil.example")],
+    );
+    assert_eq!(status, 403);
+    let own = format!("http://127.0.0.1:{}", gui.port);
+    let body = json!({"start": START, "moves": []}).to_string();
+    let (status, _) = gui.request("POST", "/api/position", &body, &[("Origin", &own)]);
+    assert_eq!(status, 200);
+    // Bad input: one clear message each, never a crash.
+    for (body, expect) in [
+        (json!({"start": "8/8 b"}), "bad LFEN"),
+        (
+            json!({"start": START, "moves": ["a2-a4"]}),
+            "move 1 'a2-a4'",
+        ),
+        (
+            json!({"start": START, "moves": "g2-f3"}),
+            "'moves' must be a list",
+        ),
+        (json!({"moves": []}), "no 'start'"),
+    ] {
+        let (status, answer) = gui.post("/api/position", body);
+        assert_eq!(status, 400);
+        assert!(
+            answer["error"].as_str().unwrap().contains(expect),
+            "{answer}"
+        );
+    }
+    let (status, answer) = gui.post(
+        "/api/go",
+        json!({"session": "x", "start": START, "limits": {"movetime": 10}}),
+    );
+    assert_eq!(status, 400, "{answer}");
+    let session = "abcdefgh01";
+    let (status, answer) = gui.post(
+        "/api/go",
+        json!({"session": session, "start": START, "limits": {}}),
+    );
+    assert_eq!(status, 400);
+    assert!(
+        answer["error"].as_str().unwrap().contains("limits"),
+        "{answer}"
+    );
+    let (status, answer) = gui.post(
+        "/api/go",
+        json!({"session": session, "engine": 5, "start": START, "limits": {"depth": 2}}),
+    );
+    assert_eq!(status, 400, "{answer}");
+    let huge = format!("{{\"start\": \"{}\"}}", "x".repeat(70_000));
+    let (status, _) = gui.request("POST", "/api/position", &huge, &[]);
+    assert_eq!(status, 413);
+    let (status, _) = gui.request("GET", "/nothing", "", &[]);
+    assert_eq!(status, 404);
+    // The position answer: the picture, the legal moves, whose move it is.
+    let (status, answer) = gui.post(
+        "/api/position",
+        json!({"start": START, "moves": ["g2-f3"], "flip": true}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(answer["side"], "Red");
+    assert_eq!(answer["legal"].as_array().unwrap().len(), 46);
+    assert!(answer["svg"]
+        .as_str()
+        .unwrap()
+        .contains("class=\"last-move\""));
+}
+
+#[test]
+fn a_search_streams_its_lines_and_a_legal_bestmove() {
+    let gui = Gui::start(&[]);
+    let session = "realengine01";
+    let (status, _) = gui.post(
+        "/api/go",
+        json!({"session": session, "engine": 0, "start": START, "moves": ["g2-f3"],
+               "limits": {"movetime": 100}, "multipv": 2, "search": 7}),
+    );
+    assert_eq!(status, 200);
+    let events = gui.events_until(session, |e| e["type"] == "bestmove");
+    let infos: Vec<&Value> = events.iter().filter(|e| e["type"] == "info").collect();
+    assert!(infos.iter().any(|e| e["multipv"] == 2), "{events:?}");
+    assert!(infos.iter().all(|e| e["search"] == 7));
+    let best = events.last().unwrap()["move"].as_str().unwrap().to_owned();
+    let (status, answer) = gui.post(
+        "/api/position",
+        json!({"start": START, "moves": ["g2-f3", best]}),
+    );
+    assert_eq!(status, 200, "the engine's move is legal: {answer}");
+    // Analysis runs until stopped.
+    let (status, _) = gui.post(
+        "/api/go",
+        json!({"session": session, "start": START, "limits": {"infinite": true}, "search": 8}),
+    );
+    assert_eq!(status, 200);
+    gui.events_until(session, |e| e["type"] == "info" && e["search"] == 8);
+    gui.post("/api/stop", json!({"session": session, "engine": 0}));
+    gui.events_until(session, |e| e["type"] == "bestmove" && e["search"] == 8);
+}
+
+#[test]
+fn broken_engines_give_a_message_not_a_stuck_page() {
+    let illegal = format!("{BROKEN} illegal");
+    let exits = format!("{BROKEN} exit");
+    let gui = Gui::start(&[&illegal, &exits]);
+    let session = "brokenengine1";
+    // An illegal move reaches the page as it is: the page checks it against the legal moves.
+    gui.post("/api/go", json!({"session": session, "engine": 0, "start": START, "limits": {"movetime": 50}, "search": 1}));
+    let events = gui.events_until(session, |e| e["type"] == "bestmove");
+    assert_eq!(events.last().unwrap()["move"], "a1-a2");
+    // An engine that exits mid-game: an error event, then it is started again.
+    gui.post("/api/go", json!({"session": session, "engine": 1, "start": START, "limits": {"movetime": 50}, "search": 2}));
+    gui.events_until(session, |e| e["type"] == "bestmove" && e["search"] == 2);
+    gui.post("/api/go", json!({"session": session, "engine": 1, "start": START, "moves": ["a2-a3", "a7-a6"], "limits": {"movetime": 50}, "search": 3}));
+    let events = gui.events_until(session, |e| e["type"] == "error");
+    let message = events.last().unwrap()["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(message.contains("exited"), "{message}");
+    gui.post("/api/go", json!({"session": session, "engine": 1, "start": START, "limits": {"movetime": 50}, "search": 4}));
+    let events = gui.events_until(session, |e| e["type"] == "bestmove" && e["search"] == 4);
+    assert_eq!(events.last().unwrap()["move"], "a2-a3");
+}
