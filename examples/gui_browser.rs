@@ -153,6 +153,31 @@ fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// The resident memory of the processes whose parent is `pid` (the engines), in KiB.
+fn children_rss_kib(pid: u32) -> u64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&child| {
+            std::fs::read_to_string(format!("/proc/{child}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    stat.rsplit(')')
+                        .next()?
+                        .split_whitespace()
+                        .nth(1)?
+                        .parse::<u32>()
+                        .ok()
+                })
+                == Some(pid)
+        })
+        .map(rss_kib)
+        .sum()
+}
+
 /// The resident memory of process `pid`, in KiB.
 fn rss_kib(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
@@ -293,13 +318,28 @@ fn steps(browser: &Browser, address: &str, out: &Path, gui_pid: u32) -> Result<(
         long,
     )?;
     browser.screenshot(&out.join("3-after-moves.png"))?;
+    // Live analysis (three lines), then the review of the game so far.
+    browser.click("#analyse")?;
+    browser.wait_for(
+        "three analysis lines",
+        "return document.querySelectorAll('#lines li').length === 3",
+        long,
+    )?;
+    browser.screenshot(&out.join("3b-analysis.png"))?;
+    browser.click("#analyse")?;
+    browser.click("#review")?;
+    browser.wait_for(
+        "the review",
+        "return document.getElementById('review-summary').textContent.startsWith('Accuracy')",
+        long,
+    )?;
     let mut millis: Vec<u128> = replies.iter().map(Duration::as_millis).collect();
     millis.sort_unstable();
     println!(
         "click to engine move at 100 ms/move: {millis:?} ms (median {} ms)",
         millis[1]
     );
-    let one_tab = rss_kib(gui_pid);
+    let one_tab = (rss_kib(gui_pid), children_rss_kib(gui_pid));
     // 9x9.
     browser.script(
         "const e = document.getElementById('size'); e.value = '9'; document.getElementById('new-game').click(); return true",
@@ -337,7 +377,10 @@ fn steps(browser: &Browser, address: &str, out: &Path, gui_pid: u32) -> Result<(
         )?;
     }
     std::thread::sleep(Duration::from_millis(500));
-    let four_tabs = rss_kib(gui_pid);
-    println!("server memory: {one_tab} KiB with one page, {four_tabs} KiB with four");
+    let four_tabs = (rss_kib(gui_pid), children_rss_kib(gui_pid));
+    println!(
+        "server memory: {} KiB with one page, {} KiB with four; its engines: {} KiB and {} KiB",
+        one_tab.0, four_tabs.0, one_tab.1, four_tabs.1
+    );
     Ok(())
 }

@@ -272,3 +272,23 @@ fn broken_engines_give_a_message_not_a_stuck_page() {
     let events = gui.events_until(session, |e| e["type"] == "bestmove" && e["search"] == 4);
     assert_eq!(events.last().unwrap()["move"], "a2-a3");
 }
+
+#[test]
+fn a_hung_engine_is_stopped_and_reported() {
+    let hang = format!("{BROKEN} hang");
+    let gui = Gui::start(&[&hang]);
+    let session = "hungengine01";
+    let asked = Instant::now();
+    gui.post(
+        "/api/go",
+        json!({"session": session, "start": START, "limits": {"movetime": 50}, "search": 1}),
+    );
+    let events = gui.events_until(session, |e| e["type"] == "error");
+    let message = events.last().unwrap()["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(message.contains("stopped answering"), "{message}");
+    // Reported a few seconds past its budget, not never.
+    assert!(asked.elapsed() < Duration::from_secs(15));
+}

@@ -20,7 +20,7 @@ use crate::ugi;
 /// How long an engine may take to answer `ugi` and `isready`.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long past its budget a searching engine may stay silent before it is declared hung.
-const SILENCE_ALLOWANCE: Duration = Duration::from_secs(10);
+const SILENCE_ALLOWANCE: Duration = Duration::from_secs(4);
 
 /// What the page asks of the engine.
 #[derive(Debug)]
