@@ -7,14 +7,14 @@
 //! timeout is killed (with its process group) and reported the same way.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::matchplay::ugi_client::{forget_group, kill_group, remember_group};
+use crate::matchplay::ugi_client::{forget_group, kill_group, spawn_engine};
 use crate::ugi;
 
 /// How long an engine may take to answer `ugi` and `isready`.
@@ -136,22 +136,7 @@ impl EngineThread {
 
     /// Starts the process and completes the handshake, reading its lines from `inbox`.
     fn start_process(&mut self, inbox: &Receiver<Message>) -> Result<(), String> {
-        let (program, args) = self.argv.split_first().ok_or("empty engine command")?;
-        let mut command = Command::new(program);
-        command
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            command.process_group(0);
-        }
-        let mut child = command
-            .spawn()
-            .map_err(|e| format!("cannot start '{program}': {e}"))?;
-        remember_group(child.id());
+        let mut child = spawn_engine(&self.argv)?;
         let stdin = child.stdin.take().ok_or("no stdin pipe")?;
         let stdout = child.stdout.take().ok_or("no stdout pipe")?;
         let feed = self.feed.clone();

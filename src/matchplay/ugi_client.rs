@@ -120,22 +120,7 @@ struct Process {
 
 impl Process {
     fn spawn(argv: &[String]) -> Result<Process, String> {
-        let (program, args) = argv.split_first().ok_or("empty engine command")?;
-        let mut command = Command::new(program);
-        command
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            command.process_group(0);
-        }
-        let mut child = command
-            .spawn()
-            .map_err(|e| format!("cannot start '{program}': {e}"))?;
-        remember_group(child.id());
+        let mut child = spawn_engine(argv)?;
         let stdin = child.stdin.take().ok_or("no stdin pipe")?;
         let stdout = child.stdout.take().ok_or("no stdout pipe")?;
         let (sender, lines) = mpsc::channel();
@@ -252,10 +237,33 @@ impl Process {
     }
 }
 
+/// Starts an engine from `argv` with piped input and output, as the leader of a process group
+/// of its own (so that it can be killed with whatever it starts), registered for
+/// [`kill_all_engines`]. Used by the match runner and the GUI.
+pub(crate) fn spawn_engine(argv: &[String]) -> Result<Child, String> {
+    let (program, args) = argv.split_first().ok_or("empty engine command")?;
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    let child = command
+        .spawn()
+        .map_err(|e| format!("cannot start '{program}': {e}"))?;
+    remember_group(child.id());
+    Ok(child)
+}
+
 /// The process groups of the engines running, for [`kill_all_engines`].
 static RUNNING_GROUPS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
-pub(crate) fn remember_group(id: u32) {
+fn remember_group(id: u32) {
     RUNNING_GROUPS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
