@@ -48,6 +48,9 @@ enum Command {
     /// Review games: each move against the engine's best, labels, accuracy, as a table, JSON
     /// or an HTML page.
     Analyse(crate::analysis::command::AnalyseArgs),
+    /// Self-play games for training an evaluation: positions with scores and results, in a
+    /// binary file.
+    Datagen(crate::datagen::DatagenArgs),
     /// Play and analyse in the browser: a local web server speaking UGI to the engines.
     Gui(crate::gui::GuiArgs),
     /// Prove the value of a position: win or loss in N moves for the side to move, with a line.
@@ -109,6 +112,7 @@ pub fn run() -> i32 {
         Some(Command::Solve(args)) => crate::analysis::command::run_solve(&args),
         Some(Command::Analyse(args)) => crate::analysis::command::run_analyse(&args),
         Some(Command::Gui(args)) => crate::gui::run(&args),
+        Some(Command::Datagen(args)) => crate::datagen::run(&args),
         Some(Command::Bench { depth, threads }) => {
             let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
             let result = bench::run_with_threads(depth, threads as usize);

@@ -10,6 +10,7 @@ pub mod attacks;
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod datagen;
 pub mod diagram;
 pub mod engine;
 pub mod eval;

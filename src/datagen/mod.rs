@@ -1,0 +1,308 @@
+//! `lielow datagen`: self-play games for training an evaluation, written as the positions
+//! with the search's score, the ply and the game's result ([`format`]).
+//!
+//! Game `g` of a run is the same whatever the thread, the shard or the machine: its random
+//! opening and board size come from the seed and `g`, and each game is searched by a fresh
+//! one-thread searcher at a fixed number of nodes (deterministic). Games are written in their
+//! order in the run, so the same settings write the same bytes. A run resumes from the games
+//! already in its file (same settings required); `--shard K/N` plays games K-1, K-1+N, ...
+//!
+//! Not every position is kept: the evaluation should learn quiet positions, so positions whose
+//! best move is a capture, whose side to move has its king attacked, or whose score is a
+//! proven result are dropped.
+
+pub mod format;
+
+use std::fs::OpenOptions;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::attacks;
+use crate::board::BoardSize;
+use crate::limits::Limits;
+use crate::matchplay::openings::random_opening;
+use crate::matchplay::runner::Shard;
+use crate::position::Position;
+use crate::search::Searcher;
+use format::{GameSamples, Sample};
+
+/// The longest game played, in plies (Lielow games end far sooner).
+const MAX_GAME_PLIES: usize = 600;
+
+/// Which boards a run plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sizes {
+    /// 8x8 only.
+    #[value(name = "8")]
+    Eight,
+    /// 9x9 only.
+    #[value(name = "9")]
+    Nine,
+    /// Each game's board drawn from its seed, half and half.
+    Both,
+}
+
+/// Flags of `lielow datagen`.
+#[derive(Args, Debug)]
+pub struct DatagenArgs {
+    /// The data file (created, or resumed when it holds games of the same settings).
+    #[arg(short, long, value_name = "FILE")]
+    output: PathBuf,
+    /// Games in the whole run (a shard plays its share).
+    #[arg(long)]
+    games: u64,
+    /// Boards to play.
+    #[arg(long, value_enum, default_value_t = Sizes::Both)]
+    size: Sizes,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Random plies before the search plays.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=40))]
+    random_plies: u64,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (one search thread each; default: the machine's cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
+    /// Play only share K of N of the games.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+}
+
+/// What decides a run's games (a resumed run must have the same).
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Boards.
+    pub sizes: Sizes,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Random opening plies.
+    pub random_plies: usize,
+    /// Seed.
+    pub seed: u64,
+    /// This run's share.
+    pub shard: Shard,
+}
+
+impl Settings {
+    /// The header text.
+    pub fn text(&self) -> String {
+        format!(
+            "seed={} nodes={} size={:?} random_plies={} shard={}/{}",
+            self.seed,
+            self.nodes,
+            self.sizes,
+            self.random_plies,
+            self.shard.index,
+            self.shard.count
+        )
+    }
+}
+
+/// Whether the side to move's king can be captured at once.
+fn king_attacked(position: &Position) -> bool {
+    let us = position.side_to_move();
+    position
+        .king(us)
+        .is_some_and(|king| attacks::attacked(position, us.opponent(), king))
+}
+
+/// Plays game `game` of a run with `settings`, in `searcher` (one thread).
+pub fn play_game(game: u64, settings: &Settings, searcher: &mut Searcher) -> GameSamples {
+    let mut rng = StdRng::seed_from_u64(
+        settings
+            .seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(game),
+    );
+    // Drawn, not by the game's parity: shards take every N-th game.
+    let nine: bool = rng.gen();
+    let size = match settings.sizes {
+        Sizes::Eight => BoardSize::Eight,
+        Sizes::Nine => BoardSize::Nine,
+        Sizes::Both if nine => BoardSize::Nine,
+        Sizes::Both => BoardSize::Eight,
+    };
+    let opening = (0..1000)
+        .find_map(|_| random_opening(size, settings.random_plies, &mut rng))
+        .unwrap_or_else(|| random_opening(size, 0, &mut rng).expect("the start position"));
+    let mut position = opening.position();
+    let mut ply = opening.moves.len();
+    searcher.new_game();
+    let limits = Limits {
+        nodes: Some(settings.nodes),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut kept: Vec<(Position, u16, i16)> = Vec::new();
+    while !position.is_game_over() && ply < MAX_GAME_PLIES {
+        let result = searcher.search(&position, &limits, &stop, &mut |_| {});
+        let Some(best) = result.best_move else { break };
+        let quiet = !best.is_capture() && !king_attacked(&position) && !result.score.is_proven();
+        if quiet {
+            let score = result.score.0.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+            kept.push((position, ply as u16, score));
+        }
+        position = position.play(best);
+        ply += 1;
+    }
+    let winner = position.winner();
+    let samples = kept
+        .into_iter()
+        .filter_map(|(position, ply, score)| {
+            let result = match winner {
+                Some(w) if w == position.side_to_move() => 1,
+                Some(_) => -1,
+                None => return None, // an unfinished game teaches no result
+            };
+            Some(Sample {
+                position,
+                ply,
+                score,
+                result,
+            })
+        })
+        .collect();
+    GameSamples { game, samples }
+}
+
+/// `lielow datagen`: returns the exit code.
+pub fn run(args: &DatagenArgs) -> i32 {
+    match try_run(args) {
+        Ok(()) => 0,
+        Err(error) => {
+            eprintln!("lielow datagen: {error}");
+            2
+        }
+    }
+}
+
+fn try_run(args: &DatagenArgs) -> Result<(), String> {
+    let settings = Settings {
+        sizes: args.size,
+        nodes: args.nodes,
+        random_plies: args.random_plies as usize,
+        seed: args.seed,
+        shard: args.shard.unwrap_or(Shard::WHOLE),
+    };
+    let total = settings.shard.jobs_of(args.games);
+    let path = &args.output;
+    // Resume: the games already written (they must be this run's first ones).
+    let existing = std::fs::read(path).ok().filter(|bytes| !bytes.is_empty());
+    let done = match &existing {
+        Some(bytes) => {
+            let file = format::read_games(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            if file.settings != settings.text() {
+                return Err(format!(
+                    "{} was written with other settings ({}); give another --output",
+                    path.display(),
+                    file.settings
+                ));
+            }
+            for (k, game) in file.games.iter().enumerate() {
+                if game.game != settings.shard.job(k as u64) {
+                    return Err(format!("{}: games out of order", path.display()));
+                }
+            }
+            let handle = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            handle
+                .set_len(file.complete as u64)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            file.games.len() as u64
+        }
+        None => {
+            let mut handle = std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            format::write_header(&mut handle, &settings.text())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            0
+        }
+    };
+    let mut out = std::io::BufWriter::new(
+        OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+    );
+    if done >= total {
+        eprintln!(
+            "lielow datagen: {} already holds all {total} games",
+            path.display()
+        );
+        return Ok(());
+    }
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
+    let next = AtomicU64::new(done);
+    let (sender, receiver) = mpsc::channel::<(u64, GameSamples)>();
+    let started = Instant::now();
+    let terminal = std::io::stderr().is_terminal();
+    let mut write_error = None;
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min((total - done) as usize).max(1) {
+            let sender = sender.clone();
+            let (next, settings) = (&next, &settings);
+            scope.spawn(move || {
+                let mut searcher = Searcher::new();
+                let _ = searcher.set_hash_mb(16);
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= total {
+                        return;
+                    }
+                    let game = play_game(settings.shard.job(k), settings, &mut searcher);
+                    if sender.send((k, game)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        // Written in the run's order, whatever order the threads finish in.
+        let mut waiting = std::collections::BTreeMap::new();
+        let (mut written, mut positions) = (done, 0u64);
+        for (k, game) in receiver {
+            waiting.insert(k, game);
+            while let Some(game) = waiting.remove(&written) {
+                if let Err(e) = format::write_game(&mut out, &game).and_then(|()| out.flush()) {
+                    write_error.get_or_insert(e.to_string());
+                }
+                positions += game.samples.len() as u64;
+                written += 1;
+                let seconds = started.elapsed().as_secs_f64().max(1e-9);
+                let per_game = seconds / (written - done) as f64;
+                let line = format!(
+                    "games {written}/{total}  positions {positions}  {:.0} positions/s  ETA {:.0} s",
+                    positions as f64 / seconds,
+                    per_game * (total - written) as f64
+                );
+                if terminal {
+                    eprint!("\r{line:<80}");
+                } else if written % 10 == 0 || written == total {
+                    eprintln!("{line}");
+                }
+            }
+        }
+    });
+    if terminal {
+        eprintln!();
+    }
+    match write_error {
+        Some(error) => Err(format!("writing {} failed: {error}", path.display())),
+        None => Ok(()),
+    }
+}
