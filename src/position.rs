@@ -450,7 +450,9 @@ impl Position {
     }
 
     /// Builds a position from parsed parts, checking the rules a position string can break.
-    /// `stacks` lists (square, side, height, crowned).
+    /// `stacks` lists (square, side, height, crowned); the caller has checked that the squares
+    /// are distinct and on the board and the heights 1 to N (the LFEN parser and the
+    /// training-data reader do).
     pub(crate) fn from_parts(
         size: BoardSize,
         side_to_move: Side,

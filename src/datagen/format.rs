@@ -183,23 +183,32 @@ fn read_game(bytes: &[u8], at: &mut usize) -> Result<Option<GameSamples>, Format
         };
         let size = BoardSize::from_n(n as usize)
             .ok_or_else(|| FormatError::Position(format!("board size {n}")))?;
-        let mut grid = vec![None; (n as usize) * (n as usize)];
+        let mut stacks = Vec::with_capacity(pieces.len() / 2);
         for pair in pieces.chunks(2) {
             let square = Square::from_index(pair[0] as usize)
                 .filter(|s| s.is_on(size))
                 .ok_or_else(|| FormatError::Position(format!("square {}", pair[0])))?;
             let height = (pair[1] & 0x0f) as usize;
+            if !(1..=size.n()).contains(&height)
+                || stacks
+                    .iter()
+                    .any(|s: &(Square, Side, usize, bool)| s.0 == square)
+            {
+                return Err(FormatError::Position(format!(
+                    "stack {} of height {height}",
+                    pair[0]
+                )));
+            }
             let owner = if pair[1] & 0x10 != 0 {
                 Side::Red
             } else {
                 Side::Blue
             };
-            let king = pair[1] & 0x20 != 0;
-            grid[square.rank() * n as usize + square.file()] = Some((owner, height, king));
+            stacks.push((square, owner, height, pair[1] & 0x20 != 0));
         }
-        let lfen = lfen_of(n as usize, &grid, if side == 0 { 'b' } else { 'r' });
-        let position =
-            Position::from_lfen(&lfen).map_err(|e| FormatError::Position(e.to_string()))?;
+        let side = if side == 0 { Side::Blue } else { Side::Red };
+        let position = Position::from_parts(size, side, &stacks)
+            .map_err(|e| FormatError::Position(e.to_string()))?;
         samples.push(Sample {
             position,
             ply,
@@ -209,41 +218,6 @@ fn read_game(bytes: &[u8], at: &mut usize) -> Result<Option<GameSamples>, Format
     }
     *at = cursor;
     Ok(Some(GameSamples { game, samples }))
-}
-
-/// The LFEN of a board given square by square (rank 1 first).
-fn lfen_of(n: usize, grid: &[Option<(Side, usize, bool)>], side: char) -> String {
-    let mut lfen = String::new();
-    for rank in (0..n).rev() {
-        let mut empty = 0;
-        for file in 0..n {
-            match grid[rank * n + file] {
-                None => empty += 1,
-                Some((owner, height, king)) => {
-                    if empty > 0 {
-                        lfen += &empty.to_string();
-                        empty = 0;
-                    }
-                    let letter = owner.letter();
-                    lfen.push(if king {
-                        letter.to_ascii_uppercase()
-                    } else {
-                        letter
-                    });
-                    lfen += &height.to_string();
-                }
-            }
-        }
-        if empty > 0 {
-            lfen += &empty.to_string();
-        }
-        if rank > 0 {
-            lfen.push('/');
-        }
-    }
-    lfen.push(' ');
-    lfen.push(side);
-    lfen
 }
 
 /// Reads a whole data file.
@@ -312,5 +286,15 @@ mod tests {
             read_games(b"LIELOWDX\x01\x00\x00\x00"),
             Err(FormatError::Header)
         ));
+        // A damaged stack (height 0, or a square twice) is an error, not a broken position.
+        let mut damaged = bytes.clone();
+        damaged[18 + 10 + 8 + 1] &= 0xf0;
+        assert!(matches!(
+            read_games(&damaged),
+            Err(FormatError::Position(_))
+        ));
+        let mut twice = bytes.clone();
+        twice[18 + 10 + 8 + 2] = twice[18 + 10 + 8];
+        assert!(matches!(read_games(&twice), Err(FormatError::Position(_))));
     }
 }
