@@ -292,3 +292,101 @@ fn a_hung_engine_is_stopped_and_reported() {
     // Reported a few seconds past its budget, not never.
     assert!(asked.elapsed() < Duration::from_secs(15));
 }
+
+/// The processes whose parent is `pid`.
+fn children_of(pid: u32) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&child| {
+            std::fs::read_to_string(format!("/proc/{child}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    stat.rsplit(')')
+                        .next()?
+                        .split_whitespace()
+                        .nth(1)?
+                        .parse::<u32>()
+                        .ok()
+                })
+                == Some(pid)
+        })
+        .collect()
+}
+
+/// Whether process `pid` still runs (a zombie does not).
+fn runs(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
+}
+
+#[test]
+fn a_page_that_goes_away_has_its_engine_ended() {
+    let gui = Gui::start(&[]);
+    let session = "closedtab001";
+    // An analysis that would run forever, then the page stops asking (its tab was closed).
+    gui.post(
+        "/api/go",
+        json!({"session": session, "start": START, "limits": {"infinite": true}, "search": 1}),
+    );
+    gui.events_until(session, |e| e["type"] == "info");
+    let engines = children_of(gui.child.id());
+    assert_eq!(engines.len(), 1, "one engine process: {engines:?}");
+    let started = Instant::now();
+    while runs(engines[0]) {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the engine outlived its page"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Gone after the page's 8 s of silence, not at once.
+    assert!(
+        started.elapsed() > Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn ctrl_c_ends_the_server_and_its_engines() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    let mut gui = Gui::start(&[]);
+    let session = "ctrlcpage001";
+    gui.post(
+        "/api/go",
+        json!({"session": session, "start": START, "limits": {"infinite": true}, "search": 1}),
+    );
+    gui.events_until(session, |e| e["type"] == "info");
+    let engines = children_of(gui.child.id());
+    assert_eq!(engines.len(), 1);
+    kill(Pid::from_raw(gui.child.id() as i32), Signal::SIGINT).unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = gui.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the server ignored Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    // The engine was this test's grandchild: once orphaned, init reaps it.
+    while runs(engines[0]) {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the engine outlived the server"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
