@@ -327,6 +327,14 @@ fn runs(pid: u32) -> bool {
     })
 }
 
+/// Waits until process `pid` is gone, at most `limit` after `started`.
+fn wait_until_gone(pid: u32, started: Instant, limit: Duration, what: &str) {
+    while runs(pid) {
+        assert!(started.elapsed() < limit, "the engine outlived {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn a_page_that_goes_away_has_its_engine_ended() {
     let gui = Gui::start(&[]);
@@ -340,13 +348,7 @@ fn a_page_that_goes_away_has_its_engine_ended() {
     let engines = children_of(gui.child.id());
     assert_eq!(engines.len(), 1, "one engine process: {engines:?}");
     let started = Instant::now();
-    while runs(engines[0]) {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "the engine outlived its page"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_until_gone(engines[0], started, Duration::from_secs(20), "its page");
     // Gone after the page's 8 s of silence, not at once.
     assert!(
         started.elapsed() > Duration::from_secs(5),
@@ -382,11 +384,25 @@ fn ctrl_c_ends_the_server_and_its_engines() {
     };
     assert_eq!(status.code(), Some(130));
     // The engine was this test's grandchild: once orphaned, init reaps it.
-    while runs(engines[0]) {
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "the engine outlived the server"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until_gone(engines[0], started, Duration::from_secs(5), "the server");
+}
+
+#[test]
+fn a_new_search_replaces_a_running_one_at_once() {
+    let gui = Gui::start(&[]);
+    let session = "replacing001";
+    gui.post(
+        "/api/go",
+        json!({"session": session, "start": START, "limits": {"infinite": true}, "search": 1}),
+    );
+    gui.events_until(session, |e| e["type"] == "info");
+    // Stepping to another position while analysing: the next search starts at once.
+    let asked = Instant::now();
+    gui.post("/api/go", json!({"session": session, "start": START, "moves": ["g2-f3"], "limits": {"movetime": 50}, "search": 2}));
+    gui.events_until(session, |e| e["type"] == "bestmove" && e["search"] == 2);
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        asked.elapsed()
+    );
 }

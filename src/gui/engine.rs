@@ -6,6 +6,7 @@
 //! engine that exits is reported once and started again at the next `go`; one silent past a
 //! timeout is killed (with its process group) and reported the same way.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -110,6 +111,8 @@ struct EngineThread {
     search: Option<(u64, Option<Instant>)>,
     /// The MultiPV the engine was last given.
     lines: u32,
+    /// Orders that came while the thread waited for the engine.
+    pending: VecDeque<Order>,
 }
 
 impl EngineThread {
@@ -122,6 +125,7 @@ impl EngineThread {
             running: None,
             search: None,
             lines: 1,
+            pending: VecDeque::new(),
         }
     }
 
@@ -159,15 +163,18 @@ impl EngineThread {
         self.expect(inbox, "readyok")
     }
 
-    /// Waits for the line `wanted` (other lines are dropped; orders that come meanwhile are
-    /// lost, which only happens while a fresh engine shakes hands).
+    /// Waits for a line whose first word is `wanted` (other lines are dropped; orders that
+    /// come meanwhile wait in `pending`, to be carried out next).
     fn expect(&mut self, inbox: &Receiver<Message>, wanted: &str) -> Result<(), String> {
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match inbox.recv_timeout(left) {
-                Ok(Message::Line(line)) if line.trim() == wanted => return Ok(()),
-                Ok(Message::Line(_) | Message::Order(_)) => {}
+                Ok(Message::Line(line)) if line.split_whitespace().next() == Some(wanted) => {
+                    return Ok(())
+                }
+                Ok(Message::Line(_)) => {}
+                Ok(Message::Order(order)) => self.pending.push_back(order),
                 Ok(Message::Closed) => return Err(format!("the engine exited before '{wanted}'")),
                 Err(_) => {
                     return Err(format!(
@@ -192,8 +199,11 @@ impl EngineThread {
                 .search
                 .and_then(|(_, end)| end)
                 .map(|end| end.saturating_duration_since(Instant::now()));
-            let message = match timeout {
-                Some(left) => match inbox.recv_timeout(left) {
+            // Orders that came while the engine was being waited for go first.
+            let message = if let Some(order) = self.pending.pop_front() {
+                Message::Order(order)
+            } else if let Some(left) = timeout {
+                match inbox.recv_timeout(left) {
                     Ok(message) => message,
                     Err(RecvTimeoutError::Timeout) => {
                         self.error("the engine stopped answering; it was stopped and will be started again");
@@ -201,11 +211,12 @@ impl EngineThread {
                         continue;
                     }
                     Err(RecvTimeoutError::Disconnected) => break,
-                },
-                None => match inbox.recv() {
+                }
+            } else {
+                match inbox.recv() {
                     Ok(message) => message,
                     Err(_) => break,
-                },
+                }
             };
             match message {
                 Message::Order(Order::Quit) => break,
