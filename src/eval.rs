@@ -10,7 +10,7 @@
 //!   unit of force) what could be several. So the table gives a little for height 2 and charges
 //!   more and more from height 4 up. Games decided the shape: the first table, which rewarded
 //!   heights 2 to 7, did worse than no table at all, and this one beats it by well over 100 Elo
-//!   at fixed nodes (see `HEIGHT`).
+//!   at fixed nodes (see `WEIGHTS`).
 //! - `king attackers`: enemy stacks that could land on the king with their next move. On the
 //!   enemy's turn that loses at once (the search sees it); on ours it still forces a reply.
 //! - `king escapes`: the king's own landing squares on the board: a king that cannot move is
@@ -41,7 +41,7 @@
 //! | stuck stacks   | −8 ± 20    | −2 ± 25    |
 //! | tempo          | −15 ± 27   | −2 ± 35    |
 //!
-//! The first heights table hurt, so it was retuned (see `HEIGHT`). `king attackers`, `stuck
+//! The first heights table hurt, so it was retuned (see `WEIGHTS`). `king attackers`, `stuck
 //! stacks` and `tempo` show no measurable effect either way (the search sees an attack on the
 //! king one ply later anyway); they stay, being cheap and part of the design, until a longer
 //! test shows one of them costs strength.
@@ -50,11 +50,26 @@ use crate::attacks;
 use crate::board::{Bitboard, Side, Square, STEPS};
 use crate::position::Position;
 
-/// Value of one stack.
-const STACK: i32 = 100;
-/// Bonus by stack height (index = height). Tuned by games, each step against the one before:
-/// 20,000 nodes per move, 8 random opening plies, a new seed per step, 500 games on 8x8 and 300
-/// on 9x9 (Elo, 95% intervals):
+/// How many numbers describe a position to the evaluation (see [`features`]).
+pub const FEATURES: usize = 16;
+/// Index of the stack count in [`features`] and [`WEIGHTS`].
+pub const STACKS: usize = 0;
+/// Index of the count of stacks of height `h` (1..=9) is `HEIGHTS + h - 1`.
+pub const HEIGHTS: usize = 1;
+const KING_ATTACKERS: usize = 10;
+const KING_ESCAPES: usize = 11;
+const CROWN_MARGIN: usize = 12;
+const MOBILITY: usize = 13;
+const STUCK: usize = 14;
+/// Index of the tempo (always 1: the side to move).
+pub const TEMPO: usize = 15;
+
+/// The weight of each feature, in centipawn-like units (a stack is worth 100).
+///
+/// - `stacks` (100): the unit of the scale, never tuned.
+/// - heights 1 to 9 (height 1 is 0: the stack count already pays for it). Tuned by games, each
+///   step against the one before: 20,000 nodes per move, 8 random opening plies, a new seed per
+///   step, 500 games on 8x8 and 300 on 9x9 (Elo, 95% intervals):
 ///
 /// | table                                        | against            | 8x8       | 9x9       |
 /// |----------------------------------------------|--------------------|-----------|-----------|
@@ -65,34 +80,34 @@ const STACK: i32 = 100;
 /// | `[0, 0, 10, 10, -10, -30, -50, ..., -110]`   | the one above      | +4 ± 25   | +5 ± 35   |
 /// | `[0, 0, 5, 0, -20, -40, ..., -120]` (this)   | the `-80` table    | +18 ± 27  | +9 ± 32   |
 ///
-/// The gains flatten out there.
-const HEIGHT: [i32; 10] = [0, 0, 5, 0, -20, -40, -60, -80, -100, -120];
-/// Per enemy stack that can land on the king.
-const KING_ATTACKER: i32 = -50;
-/// Per landing square of the king on the board.
-const KING_ESCAPE: i32 = 4;
-/// Per level of the king's height margin over the next tallest stack (capped at 3).
-const CROWN_MARGIN: i32 = -6;
-/// Per on-board landing of any stack.
-const MOBILITY: i32 = 2;
-/// Per stack whose only move is its bear-off.
-const STUCK: i32 = -40;
-/// For the side to move.
-const TEMPO: i32 = 15;
+/// - king attackers (per enemy stack that can land on the king), king escapes (per landing
+///   square of the king on the board), crown margin (per level of the king's height over the
+///   next tallest stack, capped at 3), mobility (per on-board landing of any stack), stuck (per
+///   stack whose only move is its bear-off), tempo.
+pub const WEIGHTS: [i32; FEATURES] = [
+    100, // stacks
+    0, 5, 0, -20, -40, -60, -80, -100, -120, // heights 1 to 9
+    -50,  // king attackers
+    4,    // king escapes
+    -6,   // crown margin
+    2,    // mobility
+    -40,  // stuck
+    15,   // tempo
+];
 
 /// What a stack of `height` is worth to its owner in the material terms (`stacks` and
 /// `heights`): what its capture takes from it. The quiescence search's exchange and delta
 /// estimates count captures with it.
 #[inline]
 pub fn stack_value(height: usize) -> i32 {
-    STACK + HEIGHT[height]
+    WEIGHTS[STACKS] + WEIGHTS[HEIGHTS + height - 1]
 }
 
 /// What a stack of `height` gains in the material terms by dropping to height 1, as a capturing
 /// stack does.
 #[inline]
 pub fn shrink_gain(height: usize) -> i32 {
-    HEIGHT[1] - HEIGHT[height]
+    WEIGHTS[HEIGHTS] - WEIGHTS[HEIGHTS + height - 1]
 }
 
 /// The material a capture of a stack of `victim` height by a stack of `attacker` height gains:
@@ -114,15 +129,17 @@ pub const TERM_NAMES: [&str; 8] = [
     "tempo",
 ];
 
-/// Every term for one side (tempo excluded), in [`TERM_NAMES`] order.
+/// The term each feature adds to, as an index into [`TERM_NAMES`].
+const TERM_OF_FEATURE: [usize; FEATURES] = [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5, 6, 7];
+
+/// Every feature of one side (tempo excluded), in [`WEIGHTS`] order.
 #[allow(clippy::needless_range_loop)] // heights and directions index several tables in step
-fn side_terms(position: &Position, side: Side) -> [i32; 8] {
+fn side_features(position: &Position, side: Side) -> [i32; FEATURES] {
     let size = position.size();
     let geometry = size.geometry();
     let own = position.stacks(side);
-    let mut terms = [0; 8];
-    terms[0] = STACK * own.count() as i32;
-    let mut heights = 0;
+    let mut features = [0; FEATURES];
+    features[STACKS] = own.count() as i32;
     let mut mobility = 0;
     let mut stuck = 0;
     for height in 1..=size.n() {
@@ -130,7 +147,7 @@ fn side_terms(position: &Position, side: Side) -> [i32; 8] {
         if stacks.is_empty() {
             continue;
         }
-        heights += HEIGHT[height] * stacks.count() as i32;
+        features[HEIGHTS + height - 1] = stacks.count() as i32;
         let mut movable = Bitboard::EMPTY;
         for d in 0..8 {
             let sources = stacks & geometry.sources[height][d];
@@ -139,12 +156,11 @@ fn side_terms(position: &Position, side: Side) -> [i32; 8] {
         }
         stuck += (stacks & !movable).count() as i32;
     }
-    terms[1] = heights;
-    terms[5] = MOBILITY * mobility;
-    terms[6] = STUCK * stuck;
+    features[MOBILITY] = mobility;
+    features[STUCK] = stuck;
     if let Some(king) = position.king(side) {
-        terms[2] =
-            KING_ATTACKER * attacks::attackers(position, side.opponent(), king).count() as i32;
+        features[KING_ATTACKERS] =
+            attacks::attackers(position, side.opponent(), king).count() as i32;
         let height = position.height(king);
         let mut escapes = 0;
         for d in 0..8 {
@@ -155,27 +171,37 @@ fn side_terms(position: &Position, side: Side) -> [i32; 8] {
                 }
             }
         }
-        terms[3] = KING_ESCAPE * escapes;
+        features[KING_ESCAPES] = escapes;
         let others = own & !king.bit();
         let next = (1..=size.n())
             .rev()
             .find(|&h| (position.stacks_of_height(side, h) & others).any())
             .unwrap_or(0);
-        terms[4] = CROWN_MARGIN * (height as i32 - next as i32).clamp(0, 3);
+        features[CROWN_MARGIN] = (height as i32 - next as i32).clamp(0, 3);
     }
-    terms
+    features
 }
 
-/// The terms for the side to move (own minus enemy), in [`TERM_NAMES`] order.
-pub fn terms(position: &Position) -> [i32; 8] {
+/// The features for the side to move (own minus enemy; the tempo 1), in [`WEIGHTS`] order:
+/// the evaluation is their dot product with the weights, which is what Texel tuning fits.
+pub fn features(position: &Position) -> [i32; FEATURES] {
     let us = position.side_to_move();
-    let ours = side_terms(position, us);
-    let theirs = side_terms(position, us.opponent());
-    let mut terms = [0; 8];
-    for i in 0..8 {
-        terms[i] = ours[i] - theirs[i];
+    let ours = side_features(position, us);
+    let theirs = side_features(position, us.opponent());
+    let mut features = [0; FEATURES];
+    for i in 0..FEATURES {
+        features[i] = ours[i] - theirs[i];
     }
-    terms[7] = TEMPO;
+    features[TEMPO] = 1;
+    features
+}
+
+/// The terms for the side to move, in [`TERM_NAMES`] order.
+pub fn terms(position: &Position) -> [i32; 8] {
+    let mut terms = [0; 8];
+    for (i, feature) in features(position).into_iter().enumerate() {
+        terms[TERM_OF_FEATURE[i]] += WEIGHTS[i] * feature;
+    }
     terms
 }
 
@@ -186,7 +212,11 @@ pub fn trace(position: &Position) -> Vec<(&'static str, i32)> {
 
 /// The static evaluation, positive when the side to move stands better.
 pub fn evaluate(position: &Position) -> i32 {
-    terms(position).iter().sum()
+    features(position)
+        .iter()
+        .zip(WEIGHTS)
+        .map(|(feature, weight)| feature * weight)
+        .sum()
 }
 
 #[cfg(test)]
@@ -198,7 +228,7 @@ mod tests {
     fn start_positions_are_level_but_for_tempo() {
         for size in [BoardSize::Eight, BoardSize::Nine] {
             let position = Position::start(size);
-            assert_eq!(evaluate(&position), TEMPO);
+            assert_eq!(evaluate(&position), WEIGHTS[TEMPO]);
             assert_eq!(trace(&position).len(), TERM_NAMES.len());
         }
     }
@@ -208,7 +238,10 @@ mod tests {
         // The same position seen from either side sums to two tempos.
         let position = Position::from_lfen("8/5B11r2/2b13R41/8/8/r42r42b21/3b14/4b23 b").unwrap();
         let mirrored = Position::from_lfen("8/5B11r2/2b13R41/8/8/r42r42b21/3b14/4b23 r").unwrap();
-        assert_eq!(evaluate(&position) + evaluate(&mirrored), 2 * TEMPO);
+        assert_eq!(
+            evaluate(&position) + evaluate(&mirrored),
+            2 * WEIGHTS[TEMPO]
+        );
     }
 
     #[test]
