@@ -51,6 +51,10 @@ enum Command {
     /// Self-play games for training an evaluation: positions with scores and results, in a
     /// binary file.
     Datagen(crate::datagen::DatagenArgs),
+    /// Train the evaluation network on datagen files and write it (the loss table on stdout).
+    Train(crate::train::TrainArgs),
+    /// Fit the hand-set evaluation's weights to datagen files (Texel tuning).
+    Tune(crate::train::TuneArgs),
     /// Play and analyse in the browser: a local web server speaking UGI to the engines.
     Gui(crate::gui::GuiArgs),
     /// Prove the value of a position: win or loss in N moves for the side to move, with a line.
@@ -113,6 +117,8 @@ pub fn run() -> i32 {
         Some(Command::Analyse(args)) => crate::analysis::command::run_analyse(&args),
         Some(Command::Gui(args)) => crate::gui::run(&args),
         Some(Command::Datagen(args)) => crate::datagen::run(&args),
+        Some(Command::Train(args)) => crate::train::run(&args),
+        Some(Command::Tune(args)) => crate::train::tune(&args),
         Some(Command::Bench { depth, threads }) => {
             let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
             let result = bench::run_with_threads(depth, threads as usize);

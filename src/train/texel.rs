@@ -1,0 +1,210 @@
+//! Texel tuning: the hand-set evaluation is a dot product of features and weights
+//! ([`eval::features`], [`eval::WEIGHTS`]), so fitting its weights to games is a logistic
+//! regression. First the logistic's scale K is fitted to the game results with today's
+//! weights (so the weights keep their centipawn meaning), then every weight but the unit
+//! (`stacks`) and the height-1 count (which the stack count already measures) is fitted by
+//! Adam on the whole training set at once.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use rayon::prelude::*;
+
+use super::data::{self, Set, Target};
+use crate::eval::{self, FEATURES, WEIGHTS};
+
+/// Flags of `lielow tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Data files written by `lielow datagen`.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Weight of the search score in the target (the rest is the game's result).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Optimizer steps.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    steps: u32,
+    /// Every Nth game goes to the validation set.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(2..))]
+    validation_every: u64,
+}
+
+/// The names of the weights, in [`WEIGHTS`] order.
+const NAMES: [&str; FEATURES] = [
+    "stacks",
+    "height 1",
+    "height 2",
+    "height 3",
+    "height 4",
+    "height 5",
+    "height 6",
+    "height 7",
+    "height 8",
+    "height 9",
+    "king attackers",
+    "king escapes",
+    "crown margin",
+    "mobility",
+    "stuck stacks",
+    "tempo",
+];
+
+/// Weights kept as they are: the unit, and the height-1 count (colinear with the stack count).
+const FIXED: [usize; 2] = [eval::STACKS, eval::HEIGHTS];
+
+/// Runs `lielow tune`; the exit status.
+pub fn tune(args: &TuneArgs) -> i32 {
+    match try_tune(args) {
+        Ok(()) => 0,
+        Err(error) => {
+            eprintln!("lielow tune: {error}");
+            2
+        }
+    }
+}
+
+fn evaluate(weights: &[f64; FEATURES], features: &[i32; FEATURES]) -> f64 {
+    weights
+        .iter()
+        .zip(features)
+        .map(|(w, &x)| w * f64::from(x))
+        .sum()
+}
+
+/// The expectation a score of `eval` stands for, on the logistic of scale `k`.
+fn expectation(eval: f64, k: f64) -> f64 {
+    1.0 / (1.0 + (-eval / k).exp())
+}
+
+/// Mean squared error of `expectation(eval, k)` against the targets of `set`.
+fn loss(set: &Set, weights: &[f64; FEATURES], k: f64, target: impl Fn(usize) -> f64 + Sync) -> f64 {
+    let total: f64 = set
+        .eval_features
+        .par_iter()
+        .enumerate()
+        .map(|(i, features)| {
+            let p = expectation(evaluate(weights, features), k);
+            (p - target(i)).powi(2)
+        })
+        .sum();
+    total / set.eval_features.len() as f64
+}
+
+/// The K that minimises the loss against the results alone, by golden-section search.
+fn fit_scale(set: &Set, weights: &[f64; FEATURES]) -> f64 {
+    let results = |i: usize| if set.examples[i].result > 0 { 1.0 } else { 0.0 };
+    let (mut low, mut high) = (10.0f64, 3000.0f64);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = high - ratio * (high - low);
+        let b = low + ratio * (high - low);
+        if loss(set, weights, a, results) < loss(set, weights, b, results) {
+            high = b;
+        } else {
+            low = a;
+        }
+    }
+    (low + high) / 2.0
+}
+
+fn try_tune(args: &TuneArgs) -> Result<(), String> {
+    let target = Target {
+        lambda: args.lambda,
+        scale: 1.0,
+    };
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
+    }
+    let data = data::load(&args.data, args.validation_every, true)?;
+    let initial = WEIGHTS.map(f64::from);
+    let k = fit_scale(&data.train, &initial);
+    println!(
+        "{} training and {} validation positions; fitted scale K = {k:.1}",
+        data.train.examples.len(),
+        data.validation.examples.len()
+    );
+    let target = Target {
+        scale: k as f32,
+        ..target
+    };
+    let targets = |set: &Set| -> Vec<f64> {
+        set.examples
+            .iter()
+            .map(|e| f64::from(target.of(e.score, e.result)))
+            .collect()
+    };
+    let train_targets = targets(&data.train);
+    let validation_targets = targets(&data.validation);
+    let train_loss = |w: &[f64; FEATURES]| loss(&data.train, w, k, |i| train_targets[i]);
+    let validation_loss =
+        |w: &[f64; FEATURES]| loss(&data.validation, w, k, |i| validation_targets[i]);
+
+    let mut weights = initial;
+    let (mut m, mut v) = ([0.0f64; FEATURES], [0.0f64; FEATURES]);
+    let rate = 1.0;
+    for step in 1..=args.steps {
+        let gradient = data
+            .train
+            .eval_features
+            .par_iter()
+            .enumerate()
+            .fold(
+                || [0.0f64; FEATURES],
+                |mut sum, (i, features)| {
+                    let p = expectation(evaluate(&weights, features), k);
+                    let d = 2.0 * (p - train_targets[i]) * p * (1.0 - p) / k;
+                    for (s, &x) in sum.iter_mut().zip(features) {
+                        *s += d * f64::from(x);
+                    }
+                    sum
+                },
+            )
+            .reduce(
+                || [0.0f64; FEATURES],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
+                    a
+                },
+            );
+        let n = data.train.eval_features.len() as f64;
+        for j in 0..FEATURES {
+            if FIXED.contains(&j) {
+                continue;
+            }
+            let g = gradient[j] / n;
+            m[j] = 0.9 * m[j] + 0.1 * g;
+            v[j] = 0.999 * v[j] + 0.001 * g * g;
+            let m_hat = m[j] / (1.0 - 0.9f64.powi(step as i32));
+            let v_hat = v[j] / (1.0 - 0.999f64.powi(step as i32));
+            weights[j] -= rate * m_hat / (v_hat.sqrt() + 1e-12);
+        }
+        if step % 500 == 0 || step == args.steps {
+            eprintln!("step {step}: training loss {:.6}", train_loss(&weights));
+        }
+    }
+    let rounded = weights.map(|w| w.round());
+    println!();
+    println!("| weight | before | after |");
+    println!("|---|---:|---:|");
+    for j in 0..FEATURES {
+        println!("| {} | {} | {} |", NAMES[j], WEIGHTS[j], rounded[j] as i64);
+    }
+    println!();
+    println!("| loss | before | after |");
+    println!("|---|---:|---:|");
+    println!(
+        "| training | {:.6} | {:.6} |",
+        train_loss(&initial),
+        train_loss(&rounded)
+    );
+    println!(
+        "| validation | {:.6} | {:.6} |",
+        validation_loss(&initial),
+        validation_loss(&rounded)
+    );
+    println!();
+    let list: Vec<String> = rounded.iter().map(|w| format!("{}", *w as i64)).collect();
+    println!("WEIGHTS = [{}]", list.join(", "));
+    Ok(())
+}

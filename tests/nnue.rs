@@ -1,0 +1,145 @@
+//! The learned evaluation: the incremental accumulator against a full refresh, the integer
+//! network against the trainer's float one, and the `EvalFile` choices.
+
+use lielow::nnue::{Accumulator, EvalChoice, Network};
+use lielow::train::model::Model;
+use lielow::{BoardSize, Position};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+/// Positions of random games (every position of each, finished games included).
+fn random_games(size: BoardSize, games: usize, seed: u64) -> Vec<Vec<Position>> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..games)
+        .map(|_| {
+            let mut position = Position::start(size);
+            let mut line = vec![position];
+            while !position.is_game_over() && line.len() < 300 {
+                let moves = position.legal_moves();
+                let mv = *moves
+                    .as_slice()
+                    .choose(&mut rng)
+                    .expect("a live game has moves");
+                position = position.play(mv);
+                line.push(position);
+            }
+            line
+        })
+        .collect()
+}
+
+/// A network with the trainer's random initial weights (every weight non-zero, unlike a
+/// freshly made file), and the shipped one.
+fn networks() -> Vec<Network> {
+    vec![
+        Model::new(7).quantize(120.0, "random".into()),
+        (*Network::embedded()).clone(),
+    ]
+}
+
+#[test]
+fn the_accumulator_updated_move_by_move_equals_a_refresh() {
+    for net in networks() {
+        for size in [BoardSize::Eight, BoardSize::Nine] {
+            for line in random_games(size, 30, 11) {
+                let mut accumulator = Accumulator::refresh(&net, &line[0]);
+                for pair in line.windows(2) {
+                    let mut next = Accumulator::default();
+                    next.update_from(&accumulator, &net, &pair[0], &pair[1]);
+                    assert_eq!(
+                        next,
+                        Accumulator::refresh(&net, &pair[1]),
+                        "after {}",
+                        pair[1]
+                    );
+                    // The null move (the search's pass) changes nothing the network sees but
+                    // the side to move.
+                    let passed = pair[1].pass();
+                    let mut after_pass = Accumulator::default();
+                    after_pass.update_from(&next, &net, &pair[1], &passed);
+                    assert_eq!(after_pass, Accumulator::refresh(&net, &passed));
+                    accumulator = next;
+                }
+            }
+        }
+    }
+}
+
+/// The integer network's centipawns differ from the float network's by rounding only: at most
+/// `TOLERANCE_CP` on every position, and a mean error under 2 cp.
+#[test]
+fn the_quantized_network_matches_the_float_one() {
+    const TOLERANCE_CP: f32 = 6.0;
+    const SCALE: f32 = 120.0;
+    let mut rng = StdRng::seed_from_u64(5);
+    let model = {
+        // Weights of a trained size: the random start, with every weight stretched.
+        let mut model = Model::new(3);
+        for w in &mut model.params {
+            *w *= rng.gen_range(1.0..4.0);
+        }
+        model.clip();
+        model
+    };
+    let net = model.quantize(SCALE, "test".into());
+    let mut total = 0.0;
+    let mut count = 0;
+    let mut worst = 0.0f32;
+    for size in [BoardSize::Eight, BoardSize::Nine] {
+        for line in random_games(size, 20, 9) {
+            for position in line.iter().filter(|p| !p.is_game_over()) {
+                let float = model.evaluate_position(position, SCALE);
+                let integer = net.evaluate_position(position) as f32;
+                let error = (float - integer).abs();
+                worst = worst.max(error);
+                assert!(
+                    error <= TOLERANCE_CP,
+                    "{position}: float {float}, integer {integer}"
+                );
+                total += error;
+                count += 1;
+            }
+        }
+    }
+    eprintln!("worst error {worst} cp");
+    eprintln!("{count} positions, mean error {} cp", total / count as f32);
+    assert!(
+        total / count as f32 <= 2.0,
+        "mean error {}",
+        total / count as f32
+    );
+}
+
+#[test]
+fn a_network_file_round_trips_and_eval_choices_load() {
+    let net = Model::new(1).quantize(100.0, "made by a test".into());
+    let dir = std::env::temp_dir().join(format!("lielow-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("test.nnue");
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    let choice: EvalChoice = path.to_str().unwrap().parse().unwrap();
+    let loaded = choice.load().unwrap().expect("a file is a network");
+    assert_eq!(loaded.to_bytes(), net.to_bytes());
+    assert_eq!(loaded.description(), "made by a test");
+    let position = Position::start(BoardSize::Nine);
+    assert_eq!(
+        loaded.evaluate_position(&position),
+        net.evaluate_position(&position)
+    );
+    assert!("hand-set"
+        .parse::<EvalChoice>()
+        .unwrap()
+        .load()
+        .unwrap()
+        .is_none());
+    assert!("embedded"
+        .parse::<EvalChoice>()
+        .unwrap()
+        .load()
+        .unwrap()
+        .is_some());
+    let missing: EvalChoice = dir.join("missing.nnue").to_str().unwrap().parse().unwrap();
+    assert!(missing.load().is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
