@@ -5,9 +5,11 @@
 //! number, and says so in its message (`Bench: <nodes>`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::Searcher;
 
@@ -17,7 +19,7 @@ pub const DEFAULT_DEPTH: u32 = 8;
 /// The node count of `lielow bench` (one thread, [`DEFAULT_DEPTH`]): the engine's signature, kept
 /// here alone. A test runs `lielow bench` and compares, so a change of the search's behaviour
 /// lands together with its new signature (and its commit message says `Bench: <N>`).
-pub const SIGNATURE: u64 = 1_797_910;
+pub const SIGNATURE: u64 = 739_125;
 
 /// Table size of each bench search, in MiB.
 pub const BENCH_HASH_MB: usize = 16;
@@ -67,20 +69,27 @@ pub struct BenchResult {
     pub positions: usize,
 }
 
-/// Searches every bench position to `depth` with one thread and a fresh small table.
+/// Searches every bench position to `depth` with one thread and a fresh small table, with
+/// the network built into the program.
 pub fn run(depth: u32) -> BenchResult {
-    run_with_threads(depth, 1)
+    run_with_threads(depth, 1, Some(Network::embedded()))
 }
 
-/// [`run`] with `threads` search threads: the node count is only a signature with one thread,
-/// but the time to reach the same depth with more threads measures the parallel speed-up.
-pub fn run_with_threads(depth: u32, threads: usize) -> BenchResult {
-    run_until(depth, threads, &AtomicBool::new(false))
+/// [`run`] with `threads` search threads and the evaluation `network` (`None`: the hand-set
+/// one): the node count is the signature only with one thread and the built-in network, but
+/// the time to reach the same depth measures the parallel speed-up and an evaluation's cost.
+pub fn run_with_threads(depth: u32, threads: usize, network: Option<Arc<Network>>) -> BenchResult {
+    run_until(depth, threads, network, &AtomicBool::new(false))
 }
 
 /// [`run_with_threads`] until `stop` is set: the search in progress ends within milliseconds
 /// and the totals cover the positions searched to the end.
-pub fn run_until(depth: u32, threads: usize, stop: &AtomicBool) -> BenchResult {
+pub fn run_until(
+    depth: u32,
+    threads: usize,
+    network: Option<Arc<Network>>,
+    stop: &AtomicBool,
+) -> BenchResult {
     let limits = Limits {
         depth: Some(depth.max(1)),
         ..Limits::default()
@@ -91,6 +100,7 @@ pub fn run_until(depth: u32, threads: usize, stop: &AtomicBool) -> BenchResult {
     for text in POSITIONS {
         let position = Position::from_lfen(text).expect("bench positions are valid LFEN");
         let mut searcher = Searcher::new();
+        searcher.set_network(network.clone());
         searcher
             .set_hash_mb(BENCH_HASH_MB)
             .expect("the bench hash size is valid");

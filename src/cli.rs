@@ -71,6 +71,9 @@ enum Command {
         /// time to reach the same depth (the parallel speed-up).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
+        /// The evaluation: `embedded` (the signature's), `hand-set`, or a network file.
+        #[arg(long, default_value = "embedded", value_name = "EVAL")]
+        eval: crate::nnue::EvalChoice,
     },
 }
 
@@ -119,9 +122,20 @@ pub fn run() -> i32 {
         Some(Command::Datagen(args)) => crate::datagen::run(&args),
         Some(Command::Train(args)) => crate::train::run(&args),
         Some(Command::Tune(args)) => crate::train::tune(&args),
-        Some(Command::Bench { depth, threads }) => {
+        Some(Command::Bench {
+            depth,
+            threads,
+            eval,
+        }) => {
             let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
-            let result = bench::run_with_threads(depth, threads as usize);
+            let network = match eval.load() {
+                Ok(network) => network,
+                Err(error) => {
+                    eprintln!("lielow bench: --eval: {error}");
+                    return 2;
+                }
+            };
+            let result = bench::run_with_threads(depth, threads as usize, network);
             eprintln!("time {} ms", result.time_ms);
             println!("{} nodes {} nps", result.nodes, result.nps);
             0

@@ -18,6 +18,7 @@ use crate::bench;
 use crate::board::BoardSize;
 use crate::limits::Limits;
 use crate::moves::Move;
+use crate::nnue::Network;
 use crate::perft;
 use crate::position::Position;
 use crate::search::{Params, Searcher};
@@ -99,6 +100,8 @@ pub struct Engine {
     multipv: usize,
     /// `Ponder`: `bestmove` names the expected reply.
     ponder: bool,
+    /// The evaluation network (`EvalFile`); `None`: the hand-set evaluation.
+    network: Option<Arc<Network>>,
     /// `None` only while a search job holds it.
     searcher: Option<Searcher>,
     job: Option<Job>,
@@ -126,6 +129,7 @@ impl Engine {
             move_overhead_ms: ugi::MOVE_OVERHEAD.default as u64,
             multipv: ugi::MULTI_PV.default,
             ponder: false,
+            network: Some(Network::embedded()),
             searcher: None,
             job: None,
         };
@@ -144,6 +148,7 @@ impl Engine {
         searcher.set_params(self.params);
         searcher.set_move_overhead_ms(self.move_overhead_ms);
         searcher.set_multipv(self.multipv);
+        searcher.set_network(self.network.clone());
         searcher
     }
 
@@ -198,7 +203,9 @@ impl Engine {
             Command::Display => self
                 .out
                 .send(&ugi::board_picture(&self.position, self.moves.len())),
-            Command::Eval => self.out.send(&ugi::eval_report(&self.position)),
+            Command::Eval => self
+                .out
+                .send(&ugi::eval_report(&self.position, self.network.as_deref())),
         }
         Flow::Continue
     }
@@ -301,6 +308,20 @@ impl Engine {
                 }
             }
             OptionSetting::Ponder(on) => self.ponder = on,
+            OptionSetting::EvalFile(choice) => {
+                if self.idle_searcher("setoption EvalFile").is_none() {
+                    return;
+                }
+                match choice.load() {
+                    Ok(network) => {
+                        self.network = network.clone();
+                        if let Some(searcher) = self.searcher.as_mut() {
+                            searcher.set_network(network);
+                        }
+                    }
+                    Err(why) => self.out.send(&ugi::error_line(format!("EvalFile: {why}"))),
+                }
+            }
             OptionSetting::ClearHash => {
                 if let Some(searcher) = self.idle_searcher("setoption Clear Hash") {
                     searcher.clear_hash();
@@ -433,8 +454,9 @@ impl Engine {
         if self.idle_searcher("bench").is_none() {
             return;
         }
+        let network = self.network.clone();
         self.spawn(JobKind::Bench, move |stop, finished, out| {
-            let result = bench::run_until(depth, 1, &stop);
+            let result = bench::run_until(depth, 1, network, &stop);
             if result.positions < bench::POSITIONS.len() {
                 out.send(&format!(
                     "info string bench stopped after {} of {} positions: the total is partial",

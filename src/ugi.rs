@@ -78,6 +78,9 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 /// `Ponder`: a check (true/false). On, `bestmove` names the reply the engine expects, for
 /// `go ponder`; off (the default), `bestmove` is two tokens, which UGI runners expect.
 pub const PONDER: &str = "Ponder";
+/// `EvalFile`: a development option (not listed by `ugi`): `embedded` (the default), `hand-set`,
+/// or the path of a network file.
+pub const EVAL_FILE: &str = "EvalFile";
 
 /// A `setoption` whose name and value were both accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,6 +99,8 @@ pub enum OptionSetting {
     ClearHash,
     /// `Ponder`: whether `bestmove` names a move to ponder on.
     Ponder(bool),
+    /// `EvalFile`: the evaluation the search uses.
+    EvalFile(crate::nnue::EvalChoice),
     /// A development option: one of the search's parameters (`search::params`), not listed by
     /// `ugi`. The value has been checked.
     SearchParam {
@@ -423,6 +428,10 @@ fn parse_setoption(mut tokens: Tokens) -> Result<OptionSetting, CommandError> {
         return Err(CommandError::missing(COMMAND, "'value <VALUE>'"));
     }
     let value = value.join(" ");
+    if name.eq_ignore_ascii_case(EVAL_FILE) {
+        let Ok(choice) = value.parse();
+        return Ok(OptionSetting::EvalFile(choice));
+    }
     if name.eq_ignore_ascii_case(PONDER) {
         return match value.to_ascii_lowercase().as_str() {
             "true" => Ok(OptionSetting::Ponder(true)),

@@ -1077,8 +1077,36 @@ fn d_eval_and_bench_print_their_reports() {
         "{picture:?}"
     );
     let eval = engine.ask("eval");
-    let total = format!("Static evaluation: {:+}", lielow::eval::evaluate(&position));
-    assert!(eval.last().unwrap().starts_with(&total), "{eval:?}");
+    // The search evaluates with the shipped network; the hand-set terms are shown beside it.
+    let network = lielow::nnue::Network::embedded().evaluate_position(&position);
+    let total =
+        format!("Static evaluation: {network:+} for Red (the side to move), from the network");
+    assert_eq!(eval.last().unwrap(), &total, "{eval:?}");
+    let hand_set = format!(
+        "{:<24}{:>+8}",
+        "hand-set total",
+        lielow::eval::evaluate(&position)
+    );
+    assert!(eval.contains(&hand_set), "{eval:?}");
+    let record = format!(
+        "Network: {}",
+        lielow::nnue::Network::embedded().description()
+    );
+    assert!(eval.contains(&record), "{eval:?}");
+    engine.send("setoption name EvalFile value hand-set");
+    let eval = engine.ask("eval");
+    let total = format!(
+        "Static evaluation: {:+} for Red (the side to move), from the hand-set evaluation",
+        lielow::eval::evaluate(&position)
+    );
+    assert_eq!(eval.last().unwrap(), &total, "{eval:?}");
+    // A file that is no network is refused with the reason, and the evaluation stays.
+    let refused = engine.ask("setoption name EvalFile value Cargo.toml");
+    assert_eq!(
+        refused,
+        ["info string error: EvalFile: not a lielow network file (no LIELOWNN header)"]
+    );
+    assert_eq!(engine.ask("eval").last().unwrap(), &total);
     engine.send("bench 1");
     let line = engine.until(|line| line.ends_with(" nps")).pop().unwrap();
     let fields: Vec<&str> = line.split(' ').collect();

@@ -43,6 +43,7 @@ use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
 use crate::moves::Move;
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
@@ -81,6 +82,8 @@ pub struct Searcher {
     multipv: usize,
     /// Set by the caller at the ponder hit of a `go ponder` search.
     ponderhit: Arc<AtomicBool>,
+    /// The evaluation network; `None`: the hand-set evaluation.
+    network: Option<Arc<Network>>,
 }
 
 impl Default for Searcher {
@@ -106,6 +109,7 @@ impl Searcher {
                 .map_or(0, |n| n.get().saturating_sub(1)),
             multipv: 1,
             ponderhit: Arc::new(AtomicBool::new(false)),
+            network: Some(Network::embedded()),
         }
     }
 
@@ -185,6 +189,26 @@ impl Searcher {
         self.move_overhead_ms = milliseconds;
     }
 
+    /// Sets the evaluation: a network, or `None` for the hand-set evaluation. A new searcher
+    /// uses the network built into the program. Another evaluation empties the table, whose
+    /// entries hold static evaluations of the old one.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        let same = match (&self.network, &network) {
+            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.tt.clear();
+        }
+        self.network = network;
+    }
+
+    /// The network the search evaluates with, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+
     /// Sets the search's parameters (for measurements; the default is the engine as it plays).
     pub fn set_params(&mut self, params: Params) {
         self.params = params;
@@ -232,6 +256,7 @@ impl Searcher {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
         };
         let (tt, params) = (&self.tt, self.params);
+        let network = self.network.as_deref();
         let ponderhit = &*self.ponderhit;
         let (main_memory, helper_memory) = self
             .threads
@@ -240,14 +265,15 @@ impl Searcher {
         let result = std::thread::scope(|scope| {
             // Helpers beyond the limit are not started: they would only time-slice.
             for memory in helper_memory.iter_mut().take(running_helpers) {
-                let mut helper = Worker::new(memory, tt, &shared, params, None);
+                let mut helper = Worker::new(memory, network, tt, &shared, params, None);
                 let spawned = std::thread::Builder::new()
                     .stack_size(HELPER_STACK_BYTES)
                     .spawn_scoped(scope, move || helper.help());
                 // A helper that cannot start only costs speed.
                 drop(spawned);
             }
-            let mut main = Worker::new(main_memory, tt, &shared, params, Some(main_duties));
+            let mut main =
+                Worker::new(main_memory, network, tt, &shared, params, Some(main_duties));
             main.restrict_root(root_moves);
             main.stop_at_mate(limits.mate);
             main.report_lines(self.multipv);

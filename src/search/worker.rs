@@ -25,16 +25,28 @@ use crate::attacks;
 use crate::board::Side;
 use crate::eval;
 use crate::moves::Move;
+use crate::nnue::{Accumulator, Network};
 use crate::position::Position;
 use crate::score::Score;
 use crate::time::{TimeBudget, CHECK_INTERVAL};
 use crate::tt::{Bound, Entry, TranspositionTable};
 
 /// One thread's memory, kept by the searcher between searches.
-#[derive(Default)]
 pub struct ThreadMemory {
     ordering: MoveOrdering,
     pv: PvTable,
+    /// The network's hidden sums of the position at each ply of the current line.
+    accumulators: Vec<Accumulator>,
+}
+
+impl Default for ThreadMemory {
+    fn default() -> Self {
+        ThreadMemory {
+            ordering: MoveOrdering::default(),
+            pv: PvTable::default(),
+            accumulators: vec![Accumulator::default(); MAX_PLY + 1],
+        }
+    }
 }
 
 impl ThreadMemory {
@@ -43,6 +55,7 @@ impl ThreadMemory {
         ThreadMemory {
             ordering: self.ordering.sharing_history(),
             pv: PvTable::new(),
+            accumulators: vec![Accumulator::default(); MAX_PLY + 1],
         }
     }
 
@@ -68,6 +81,11 @@ pub struct MainDuties {
 pub struct Worker<'a> {
     ordering: &'a mut MoveOrdering,
     pv: &'a mut PvTable,
+    /// The evaluation network; `None`: the hand-set evaluation.
+    network: Option<&'a Network>,
+    /// `accumulators[ply]`: the network's sums of the position at `ply` (kept only with a
+    /// network).
+    accumulators: &'a mut [Accumulator],
     tt: &'a TranspositionTable,
     shared: &'a Shared<'a>,
     params: Params,
@@ -131,6 +149,7 @@ impl Outcome {
 impl<'a> Worker<'a> {
     pub fn new(
         memory: &'a mut ThreadMemory,
+        network: Option<&'a Network>,
         tt: &'a TranspositionTable,
         shared: &'a Shared<'a>,
         params: Params,
@@ -139,6 +158,8 @@ impl<'a> Worker<'a> {
         Worker {
             ordering: &mut memory.ordering,
             pv: &mut memory.pv,
+            network,
+            accumulators: &mut memory.accumulators,
             tt,
             shared,
             params,
@@ -302,7 +323,7 @@ impl<'a> Worker<'a> {
             }
         }
         if ply >= MAX_PLY - 1 || static_only {
-            return Some(eval::evaluate(position));
+            return Some(self.evaluate(position, ply));
         }
         None
     }
@@ -345,16 +366,66 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The static evaluation of `position`, the node at `ply`: the network's when there is
+    /// one (from the accumulator of that ply), else the hand-set one.
+    #[inline]
+    fn evaluate(&self, position: &Position, ply: usize) -> i32 {
+        match self.network {
+            Some(network) => network.evaluate(
+                &self.accumulators[ply],
+                position.side_to_move(),
+                position.size(),
+            ),
+            None => eval::evaluate(position),
+        }
+    }
+
+    /// The static evaluation: the table's copy when there is one.
+    #[inline]
+    fn static_eval(&self, position: &Position, ply: usize, entry: Option<Entry>) -> i32 {
+        entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval)
+    }
+
+    /// Plays `mv` from `position`, the node at `ply`, and brings the child's accumulator up
+    /// to date: every move the search makes goes through here.
+    #[inline]
+    fn play(&mut self, position: &Position, mv: Move, ply: usize) -> Position {
+        let child = position.play(mv);
+        self.follow(position, &child, ply);
+        child
+    }
+
+    /// [`Worker::play`] of the null move.
+    #[inline]
+    fn pass(&mut self, position: &Position, ply: usize) -> Position {
+        let child = position.pass();
+        if self.network.is_some() {
+            self.accumulators[ply + 1] = self.accumulators[ply];
+        }
+        child
+    }
+
+    /// Sets the accumulator of `child` (at `ply + 1`) from that of `parent` (at `ply`).
+    #[inline]
+    fn follow(&mut self, parent: &Position, child: &Position, ply: usize) {
+        if let Some(network) = self.network {
+            let (done, next) = self.accumulators.split_at_mut(ply + 1);
+            next[0].update_from(&done[ply], network, parent, child);
+        }
+    }
+
+    /// Computes the accumulator of `position` at `ply` from scratch: at the root, and where a
+    /// helper joins a split point (its own line above that ply is another thread's).
+    fn refresh(&mut self, position: &Position, ply: usize) {
+        if let Some(network) = self.network {
+            self.accumulators[ply] = Accumulator::refresh(network, position);
+        }
+    }
+
     /// Nodes searched by every thread so far (the helpers' as last flushed).
     fn total_nodes(&self) -> u64 {
         self.nodes + self.shared.helper_nodes()
     }
-}
-
-/// The static evaluation: the table's copy when there is one.
-#[inline]
-fn static_eval(position: &Position, entry: Option<Entry>) -> i32 {
-    entry.map_or_else(|| eval::evaluate(position), |entry| entry.eval)
 }
 
 /// If the side to move can capture the enemy king, the capture.

@@ -247,7 +247,9 @@ pub fn board_picture(position: &Position, moves_played: usize) -> String {
 }
 
 /// `eval`: each term of the static evaluation, then the total, all for the side to move.
-pub fn eval_report(position: &Position) -> String {
+/// With a `network`, the search evaluates with it: its output is printed beside the hand-set
+/// terms and is the static evaluation, and its record says which network it is.
+pub fn eval_report(position: &Position, network: Option<&crate::nnue::Network>) -> String {
     if let Some(winner) = position.winner() {
         return game_over_line(winner);
     }
@@ -255,9 +257,19 @@ pub fn eval_report(position: &Position) -> String {
     for (name, score) in crate::eval::trace(position) {
         text.push_str(&format!("{name:<24}{score:>+8}\n"));
     }
+    let hand_set = crate::eval::evaluate(position);
+    text.push_str(&format!("{:<24}{hand_set:>+8}\n", "hand-set total"));
+    let (total, source) = match network {
+        Some(network) => {
+            let output = network.evaluate_position(position);
+            text.push_str(&format!("{:<24}{output:>+8}\n", "network"));
+            text.push_str(&format!("Network: {}\n", network.description()));
+            (output, "the network")
+        }
+        None => (hand_set, "the hand-set evaluation"),
+    };
     text.push_str(&format!(
-        "Static evaluation: {:+} for {} (the side to move)",
-        crate::eval::evaluate(position),
+        "Static evaluation: {total:+} for {} (the side to move), from {source}",
         position.side_to_move()
     ));
     text

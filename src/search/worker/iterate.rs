@@ -21,6 +21,7 @@ impl Worker<'_> {
     /// only search the moves it shares).
     pub fn iterate(&mut self, position: &Position, max_depth: u32) -> SearchResult {
         let started = self.main.expect("only the main thread iterates").started;
+        self.refresh(position, 0);
         // Until an iteration completes, play the move ordering's favourite (a king capture if
         // there is one, never a bear-off of the own king unless it is the only move).
         let count =

@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::{in_danger, static_eval, Outcome, Worker};
+use super::{in_danger, Outcome, Worker};
 use crate::board::Side;
 use crate::movegen::Kind;
 use crate::moves::Move;
@@ -62,7 +62,7 @@ impl Worker<'_> {
             entry.and_then(|e| e.best_move)
         };
         let in_danger = in_danger(position);
-        let static_eval = static_eval(position, entry);
+        let static_eval = self.static_eval(position, ply, entry);
         if in_danger && self.params.danger_extension {
             node.depth += 1;
         }
@@ -126,7 +126,10 @@ impl Worker<'_> {
             }
             self.report_root_move(ply, index, mv);
             let score = if index == 0 {
-                -self.negamax(&position.play(mv), node.child(0, node.alpha, node.beta))
+                {
+                    let child = self.play(position, mv, ply);
+                    -self.negamax(&child, node.child(0, node.alpha, node.beta))
+                }
             } else {
                 let r = self.late_move_reduction(position, node, index, mv, in_danger);
                 self.search_later_move(position, mv, node, r, || node.alpha)
@@ -196,7 +199,8 @@ impl Worker<'_> {
         }
         let r = 3 + node.depth / 4;
         self.null_plies[ply] = true;
-        let score = -self.negamax(&position.pass(), node.scout_child(r, node.beta - 1));
+        let child = self.pass(position, node.ply);
+        let score = -self.negamax(&child, node.scout_child(r, node.beta - 1));
         self.null_plies[ply] = false;
         if self.unwinding() {
             return Some(0);
@@ -248,7 +252,7 @@ impl Worker<'_> {
         reduction: i32,
         current_alpha: impl Fn() -> i32,
     ) -> i32 {
-        let child = position.play(mv);
+        let child = self.play(position, mv, node.ply);
         let alpha = node.alpha;
         let mut score = -self.negamax(&child, node.scout_child(reduction, alpha));
         if reduction > 0 && score > alpha {

@@ -36,7 +36,7 @@
 //! Hence the cap per board size. Delta pruning and the exchange filter show no measurable Elo
 //! either way at this time control; they stay for the node counts they save.
 
-use super::{in_danger, static_eval, Outcome, Worker};
+use super::{in_danger, Outcome, Worker};
 use crate::board::{BoardSize, Square};
 use crate::eval;
 use crate::movegen::Kind;
@@ -67,7 +67,7 @@ impl Worker<'_> {
                 return entry.score;
             }
         }
-        let static_eval = static_eval(position, entry);
+        let static_eval = self.static_eval(position, ply, entry);
         let evasions = qdepth < self.params.evasion_plies && in_danger(position);
         let alpha_on_entry = node.alpha;
         let mut best_score = -Score::INFINITE;
@@ -105,7 +105,8 @@ impl Worker<'_> {
             }
             let landing = mv.to().filter(|_| mv.is_capture());
             let child = node.child(0, node.alpha, node.beta);
-            let score = -self.qsearch(&position.play(mv), child, qdepth + 1, landing);
+            let next = self.play(position, mv, ply);
+            let score = -self.qsearch(&next, child, qdepth + 1, landing);
             if self.unwinding() {
                 return 0;
             }

@@ -104,6 +104,10 @@ impl Worker<'_> {
         let shared = self.shared;
         let split_point = &shared.splits()[ply];
         while let Some(claim) = split_point.claim() {
+            if self.main.is_none() {
+                // A helper's accumulators hold another line: start this one afresh.
+                self.refresh(&claim.position, ply);
+            }
             self.set_watched_move(Some(claim.index));
             self.report_root_move(ply, claim.index, claim.mv);
             let score = self.search_later_move(
