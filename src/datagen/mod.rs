@@ -17,7 +17,7 @@ use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
@@ -29,6 +29,7 @@ use crate::board::BoardSize;
 use crate::limits::Limits;
 use crate::matchplay::openings::random_opening;
 use crate::matchplay::runner::Shard;
+use crate::nnue::{EvalChoice, Network};
 use crate::position::Position;
 use crate::search::Searcher;
 use format::{GameSamples, Sample};
@@ -76,10 +77,14 @@ pub struct DatagenArgs {
     /// Play only share K of N of the games.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    /// The evaluation the games are played with: `embedded` (the shipped network),
+    /// `hand-set`, or a network file.
+    #[arg(long, default_value = "embedded", value_name = "EVAL")]
+    eval: EvalChoice,
 }
 
 /// What decides a run's games (a resumed run must have the same).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone)]
 pub struct Settings {
     /// Boards.
     pub sizes: Sizes,
@@ -91,13 +96,20 @@ pub struct Settings {
     pub seed: u64,
     /// This run's share.
     pub shard: Shard,
+    /// The network the games are played with (`None`: the hand-set evaluation).
+    pub network: Option<Arc<Network>>,
 }
 
 impl Settings {
-    /// The header text.
+    /// The header text. The network is named by a hash of its file's bytes: a resumed run
+    /// must play with the same one.
     pub fn text(&self) -> String {
+        let eval = match &self.network {
+            None => "hand-set".to_string(),
+            Some(network) => format!("network-{:016x}", fnv1a(&network.to_bytes())),
+        };
         format!(
-            "seed={} nodes={} size={:?} random_plies={} shard={}/{}",
+            "seed={} nodes={} size={:?} random_plies={} shard={}/{} eval={eval}",
             self.seed,
             self.nodes,
             self.sizes,
@@ -106,6 +118,13 @@ impl Settings {
             self.shard.count
         )
     }
+}
+
+/// The 64-bit FNV-1a hash: a fingerprint of a network file, not a security measure.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Whether the side to move's king can be captured at once.
@@ -193,6 +212,10 @@ fn try_run(args: &DatagenArgs) -> Result<(), String> {
         random_plies: args.random_plies as usize,
         seed: args.seed,
         shard: args.shard.unwrap_or(Shard::WHOLE),
+        network: args
+            .eval
+            .load()
+            .map_err(|error| format!("--eval: {error}"))?,
     };
     let total = settings.shard.jobs_of(args.games);
     let path = &args.output;
@@ -258,6 +281,7 @@ fn try_run(args: &DatagenArgs) -> Result<(), String> {
             let (next, settings) = (&next, &settings);
             scope.spawn(move || {
                 let mut searcher = Searcher::new();
+                searcher.set_network(settings.network.clone());
                 let _ = searcher.set_hash_mb(16);
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);

@@ -1,0 +1,220 @@
+//! `lielow train` and `lielow tune` through the binary, on a small datagen file: training is
+//! reproducible whatever the threads, lowers the loss, and writes a network the engine loads;
+//! tuning prints a full weight line; bad flags and files are one-line errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use lielow::datagen::format::read_games;
+use lielow::nnue::Network;
+
+fn lielow(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lielow"))
+        .args(args)
+        .output()
+        .expect("run lielow")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lielow-train-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A small data file of hand-set games on both sizes.
+fn data(dir: &Path) -> String {
+    let path = dir.join("data.bin").display().to_string();
+    let out = lielow(&[
+        "datagen", "-o", &path, "--games", "40", "--nodes", "800", "--eval", "hand-set",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    path
+}
+
+fn train(data: &str, output: &str, threads: &str) -> Output {
+    lielow(&[
+        "train",
+        "--data",
+        data,
+        "-o",
+        output,
+        "--epochs",
+        "4",
+        "--batch",
+        "256",
+        "--rate",
+        "0.01",
+        "--validation-every",
+        "5",
+        "--threads",
+        threads,
+    ])
+}
+
+/// The training losses of the loss table's rows, epoch by epoch.
+fn training_losses(stdout: &str) -> Vec<f64> {
+    stdout
+        .lines()
+        .filter(|line| line.starts_with("| ") && !line.starts_with("| epoch"))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            cells[3].parse().expect("a loss")
+        })
+        .collect()
+}
+
+#[test]
+fn training_is_reproducible_lowers_the_loss_and_writes_a_loadable_network() {
+    let dir = scratch("net");
+    let data = data(&dir);
+    let (one, two) = (dir.join("one.nnue"), dir.join("two.nnue"));
+    let out = train(&data, one.to_str().unwrap(), "1");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(train(&data, two.to_str().unwrap(), "2").status.success());
+    let bytes = std::fs::read(&one).unwrap();
+    assert_eq!(
+        bytes,
+        std::fs::read(&two).unwrap(),
+        "threads change nothing"
+    );
+
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let losses = training_losses(&stdout);
+    assert_eq!(losses.len(), 4, "one row per epoch:\n{stdout}");
+    assert!(
+        losses[3] < losses[0],
+        "training lowers the loss: {losses:?}"
+    );
+
+    let network = Network::from_bytes(&bytes).expect("the engine reads what the trainer writes");
+    assert!(network.description().contains("4 epochs"));
+    assert!(network.description().contains("data.bin: 40 games"));
+
+    // Games played with it name it in their header, and a run of other games is not resumed
+    // with it.
+    let with_net = dir.join("with-net.bin");
+    let out = lielow(&[
+        "datagen",
+        "-o",
+        with_net.to_str().unwrap(),
+        "--games",
+        "4",
+        "--nodes",
+        "800",
+        "--eval",
+        one.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written = read_games(&std::fs::read(&with_net).unwrap()).unwrap();
+    assert_eq!(written.games.len(), 4);
+    assert!(
+        written.settings.contains(" eval=network-"),
+        "{}",
+        written.settings
+    );
+    let resumed = lielow(&[
+        "datagen",
+        "-o",
+        &data,
+        "--games",
+        "40",
+        "--nodes",
+        "800",
+        "--eval",
+        one.to_str().unwrap(),
+    ]);
+    assert_eq!(resumed.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&resumed.stderr).contains("other settings"));
+
+    // The engine plays with it.
+    let session = Command::new(env!("CARGO_BIN_EXE_lielow"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = session.stdin.as_ref().unwrap();
+    use std::io::Write;
+    writeln!(
+        stdin,
+        "setoption name EvalFile value {}\nposition startpos\neval\ngo depth 3\nquit",
+        one.display()
+    )
+    .unwrap();
+    let output = session.wait_with_output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(!text.contains("error"), "{text}");
+    assert!(text.contains("from the network"), "{text}");
+    assert!(text.contains("bestmove "), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tuning_prints_every_weight_and_keeps_the_unit() {
+    let dir = scratch("tune");
+    let data = data(&dir);
+    let out = lielow(&[
+        "tune",
+        "--data",
+        &data,
+        "--steps",
+        "30",
+        "--validation-every",
+        "5",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let line = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("WEIGHTS = ["))
+        .expect("a weight line");
+    let weights: Vec<i64> = line
+        .trim_end_matches(']')
+        .split(", ")
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(weights.len(), lielow::eval::FEATURES);
+    assert_eq!(weights[lielow::eval::STACKS], 100, "the unit is not tuned");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_flags_and_files_are_one_line_errors() {
+    let dir = scratch("errors");
+    let not_data = dir.join("not-data.bin");
+    std::fs::write(&not_data, b"hello").unwrap();
+    let not_data = not_data.display().to_string();
+    let missing = dir.join("missing.bin").display().to_string();
+    let output = dir.join("out.nnue").display().to_string();
+    for args in [
+        vec!["train", "--data", &not_data, "-o", &output],
+        vec!["train", "--data", &missing, "-o", &output],
+        vec![
+            "train", "--data", &not_data, "-o", &output, "--lambda", "1.5",
+        ],
+        vec!["tune", "--data", &not_data],
+        vec!["tune", "--data", &missing, "--lambda=-1"],
+    ] {
+        let out = lielow(&args);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
