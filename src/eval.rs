@@ -56,6 +56,7 @@ pub const FEATURES: usize = 16;
 pub const STACKS: usize = 0;
 /// Index of the count of stacks of height `h` (1..=9) is `HEIGHTS + h - 1`.
 pub const HEIGHTS: usize = 1;
+const LAST_HEIGHT: usize = HEIGHTS + 8;
 const KING_ATTACKERS: usize = 10;
 const KING_ESCAPES: usize = 11;
 const CROWN_MARGIN: usize = 12;
@@ -141,6 +142,14 @@ pub const TERM_NAMES: [&str; 8] = [
 
 /// The term each feature adds to, as an index into [`TERM_NAMES`].
 const TERM_OF_FEATURE: [usize; FEATURES] = [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5, 6, 7];
+
+/// The name of feature `index`: its term's, with the height for the height counts.
+pub fn feature_name(index: usize) -> String {
+    match index {
+        HEIGHTS..=LAST_HEIGHT => format!("height {}", index - HEIGHTS + 1),
+        _ => TERM_NAMES[TERM_OF_FEATURE[index]].to_string(),
+    }
+}
 
 /// Every feature of one side (tempo excluded), in [`WEIGHTS`] order.
 #[allow(clippy::needless_range_loop)] // heights and directions index several tables in step

@@ -179,6 +179,9 @@ fn tuning_prints_every_weight_and_keeps_the_unit() {
         String::from_utf8_lossy(&out.stderr)
     );
     let stdout = String::from_utf8(out.stdout).unwrap();
+    for name in ["stacks", "height 1", "height 9", "king attackers", "tempo"] {
+        assert!(stdout.contains(&format!("| {name} | ")), "{name}: {stdout}");
+    }
     let line = stdout
         .lines()
         .find_map(|line| line.strip_prefix("WEIGHTS = ["))

@@ -30,26 +30,6 @@ pub struct TuneArgs {
     validation_every: u64,
 }
 
-/// The names of the weights, in [`WEIGHTS`] order.
-const NAMES: [&str; FEATURES] = [
-    "stacks",
-    "height 1",
-    "height 2",
-    "height 3",
-    "height 4",
-    "height 5",
-    "height 6",
-    "height 7",
-    "height 8",
-    "height 9",
-    "king attackers",
-    "king escapes",
-    "crown margin",
-    "mobility",
-    "stuck stacks",
-    "tempo",
-];
-
 /// Weights kept as they are: the unit, and the height-1 count (colinear with the stack count).
 const FIXED: [usize; 2] = [eval::STACKS, eval::HEIGHTS];
 
@@ -188,7 +168,12 @@ fn try_tune(args: &TuneArgs) -> Result<(), String> {
     println!("| weight | before | after |");
     println!("|---|---:|---:|");
     for j in 0..FEATURES {
-        println!("| {} | {} | {} |", NAMES[j], WEIGHTS[j], rounded[j] as i64);
+        println!(
+            "| {} | {} | {} |",
+            eval::feature_name(j),
+            WEIGHTS[j],
+            rounded[j] as i64
+        );
     }
     println!();
     println!("| loss | before | after |");
