@@ -131,7 +131,7 @@ pub fn run() -> i32 {
             let network = match eval.load() {
                 Ok(network) => network,
                 Err(error) => {
-                    eprintln!("lielow bench: --eval: {error}");
+                    eprintln!("lielow bench: --eval {eval}: {error}");
                     return 2;
                 }
             };

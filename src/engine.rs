@@ -319,7 +319,10 @@ impl Engine {
                             searcher.set_network(network);
                         }
                     }
-                    Err(why) => self.out.send(&ugi::error_line(format!("EvalFile: {why}"))),
+                    Err(why) => self.out.send(&ugi::error_line(format!(
+                        "EvalFile '{}': {why}",
+                        ugi::shown(&choice.to_string())
+                    ))),
                 }
             }
             OptionSetting::ClearHash => {

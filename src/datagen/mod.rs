@@ -215,7 +215,7 @@ fn try_run(args: &DatagenArgs) -> Result<(), String> {
         network: args
             .eval
             .load()
-            .map_err(|error| format!("--eval: {error}"))?,
+            .map_err(|error| format!("--eval {}: {error}", args.eval))?,
     };
     let total = settings.shard.jobs_of(args.games);
     let path = &args.output;

@@ -29,6 +29,16 @@ impl FromStr for EvalChoice {
     }
 }
 
+impl std::fmt::Display for EvalChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalChoice::Embedded => f.write_str("embedded"),
+            EvalChoice::HandSet => f.write_str("hand-set"),
+            EvalChoice::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
 impl EvalChoice {
     /// The network chosen (`None`: the hand-set evaluation), read from its file if need be.
     pub fn load(&self) -> Result<Option<Arc<Network>>, NetError> {

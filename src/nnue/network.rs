@@ -83,7 +83,7 @@ pub enum NetError {
     Description,
     /// A scale of zero or less.
     Scale(i32),
-    /// The file cannot be read.
+    /// The file cannot be read (the system's reason; the caller knows the path).
     Io(String),
 }
 
@@ -101,7 +101,7 @@ impl fmt::Display for NetError {
             }
             NetError::Description => f.write_str("the network's description is not UTF-8"),
             NetError::Scale(scale) => write!(f, "the network's scale {scale} is not positive"),
-            NetError::Io(error) => f.write_str(error),
+            NetError::Io(error) => write!(f, "cannot read the file: {error}"),
         }
     }
 }
@@ -141,8 +141,7 @@ impl Network {
 
     /// Reads a network file.
     pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path)
-            .map_err(|error| NetError::Io(format!("cannot read {}: {error}", path.display())))?;
+        let bytes = std::fs::read(path).map_err(|error| NetError::Io(error.to_string()))?;
         Network::from_bytes(&bytes)
     }
 
