@@ -16,7 +16,7 @@ use arrayvec::ArrayVec;
 
 use super::features;
 use super::network::{Network, HIDDEN};
-use crate::board::{Bitboard, Side};
+use crate::board::{Bitboard, BoardSize, Side};
 use crate::position::Position;
 
 /// The hidden sums seen by Blue and by Red.
@@ -50,6 +50,17 @@ impl Accumulator {
             });
         }
         accumulator
+    }
+
+    /// The network's evaluation of the position these are the sums of, for `side_to_move`,
+    /// in centipawns.
+    #[inline]
+    pub fn evaluate(&self, net: &Network, side_to_move: Side, size: BoardSize) -> i32 {
+        net.output(
+            self.view(side_to_move),
+            self.view(side_to_move.opponent()),
+            size,
+        )
     }
 
     /// The sums seen by `viewer`.
@@ -89,6 +100,18 @@ impl Accumulator {
                 add_row(view, &net.input_weights[input]);
             }
         }
+    }
+}
+
+impl Network {
+    /// The network's evaluation of `position`, computed from scratch (an inherent method of
+    /// the network, written here because it needs an accumulator).
+    pub fn evaluate_position(&self, position: &Position) -> i32 {
+        Accumulator::refresh(self, position).evaluate(
+            self,
+            position.side_to_move(),
+            position.size(),
+        )
     }
 }
 

@@ -23,9 +23,8 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::accumulator::Accumulator;
 pub use super::features::INPUTS;
-use crate::board::{BoardSize, Side};
+use crate::board::BoardSize;
 use crate::score::Score;
 
 /// Width of the hidden layer, per point of view.
@@ -260,24 +259,17 @@ impl Network {
         self.scale
     }
 
-    /// The evaluation of a position from its accumulator, for `side_to_move`, in centipawns.
+    /// The output, in centipawns for the side to move, from the hidden sums seen by the side
+    /// to move (`ours`) and by the other side (`theirs`) on a board of `size`.
     #[inline]
-    pub fn evaluate(&self, accumulator: &Accumulator, side_to_move: Side, size: BoardSize) -> i32 {
+    pub fn output(&self, ours: &[i16; HIDDEN], theirs: &[i16; HIDDEN], size: BoardSize) -> i32 {
         let block = usize::from(size == BoardSize::Nine);
         let weights = &self.output_weights[block];
-        let ours = accumulator.view(side_to_move);
-        let theirs = accumulator.view(side_to_move.opponent());
         let sum = activated_dot(ours, &weights[..HIDDEN])
             + activated_dot(theirs, &weights[HIDDEN..])
             + self.output_bias[block];
         let centipawns = i64::from(sum) * i64::from(self.scale) / i64::from(QA * QB);
         centipawns.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
-    }
-
-    /// The network's evaluation of `position`, computed from scratch.
-    pub fn evaluate_position(&self, position: &crate::position::Position) -> i32 {
-        let accumulator = Accumulator::refresh(self, position);
-        self.evaluate(&accumulator, position.side_to_move(), position.size())
     }
 }
 

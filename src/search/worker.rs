@@ -371,11 +371,9 @@ impl<'a> Worker<'a> {
     #[inline]
     fn evaluate(&self, position: &Position, ply: usize) -> i32 {
         match self.network {
-            Some(network) => network.evaluate(
-                &self.accumulators[ply],
-                position.side_to_move(),
-                position.size(),
-            ),
+            Some(network) => {
+                self.accumulators[ply].evaluate(network, position.side_to_move(), position.size())
+            }
             None => eval::evaluate(position),
         }
     }
