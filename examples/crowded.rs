@@ -17,16 +17,16 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use lielow::limits::Limits;
 use lielow::matchplay::crowded;
-use lielow::search::Searcher;
-use lielow::{BoardSize, Position};
+use lielow_engine::limits::Limits;
+use lielow_engine::search::Searcher;
+use lielow_rules::{BoardSize, Position};
 
 fn main() {
     let mut size = BoardSize::Eight;
     let (mut count, mut seed, mut depth, mut movetime, mut worst) = (1000, 1, 4, 100, 5);
     let mut cap = None;
-    let mut params = lielow::search::Params::default();
+    let mut params = lielow_engine::search::Params::default();
     let mut unfinished = 0;
     let mut file = None;
     for arg in std::env::args().skip(1) {

@@ -8,9 +8,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use lielow::limits::Limits;
-use lielow::search::{Report, Searcher};
-use lielow::{BoardSize, Position};
+use lielow_engine::limits::Limits;
+use lielow_engine::search::{Report, Searcher};
+use lielow_rules::{BoardSize, Position};
 
 fn main() {
     let mut position = Position::start(BoardSize::Eight);

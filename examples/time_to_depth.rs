@@ -22,10 +22,10 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use lielow::bench::POSITIONS;
-use lielow::limits::Limits;
-use lielow::search::Searcher;
-use lielow::Position;
+use lielow_engine::bench::POSITIONS;
+use lielow_engine::limits::Limits;
+use lielow_engine::search::Searcher;
+use lielow_rules::Position;
 
 /// Positions faster than this with one thread are left out of the geometric mean.
 const MIN_SECONDS: f64 = 0.01;

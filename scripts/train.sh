@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Regenerates the shipped network, nets/lielow.nnue, from nothing: self-play data, then training,
+# Regenerates the shipped network, crates/engine/nets/lielow.nnue, from nothing: self-play data, then training,
 # generation after generation, with fixed seeds.
 #
 #   scripts/train.sh [OUT_DIR]        (default: train-out; nothing outside it is touched)
 #
 # Generation 0 plays with the hand-set evaluation; generation k trains network k on the data of
 # every generation so far, and generation k+1's games are played with network k. The last
-# network is left in OUT_DIR/net<GENERATIONS>.nnue; copy it to nets/lielow.nnue and rebuild to
+# network is left in OUT_DIR/net<GENERATIONS>.nnue; copy it to crates/engine/nets/lielow.nnue and rebuild to
 # ship it. Every step is deterministic: the same tree gives the same bytes on any machine
 # (x86-64-v3 build), whatever its number of cores. Each step resumes: a data file already
 # complete is kept, so a stopped run picks up where it was.
@@ -16,7 +16,7 @@
 # On a 2-core machine it takes about an hour: 23 minutes for generation 0's games (hand-set
 # evaluation, 1.65 million positions), about 40 for generation 1's (the network plays slower:
 # 1.87 million positions), 12 s and 28 s of training (see the README). The result is the
-# shipped nets/lielow.nnue, byte for byte.
+# shipped crates/engine/nets/lielow.nnue, byte for byte.
 set -euo pipefail
 
 out=${1:-train-out}

@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
-use crate::bench;
-use crate::board::BoardSize;
-use crate::perft;
-use crate::position::Position;
+use lielow_engine::bench;
+use lielow_rules::board::BoardSize;
+use lielow_rules::perft;
+use lielow_rules::position::Position;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -31,7 +31,7 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
         /// Board size of the start position (ignored with --fen, whose board sets the size).
-        #[arg(long, default_value_t = 8, value_parser = crate::board::parse_size)]
+        #[arg(long, default_value_t = 8, value_parser = lielow_rules::board::parse_size)]
         size: usize,
         /// Print the count below each root move.
         #[arg(long)]
@@ -73,7 +73,7 @@ enum Command {
         threads: u32,
         /// The evaluation: `embedded` (the signature's), `hand-set`, or a network file.
         #[arg(long, default_value = "embedded", value_name = "EVAL")]
-        eval: crate::nnue::EvalChoice,
+        eval: lielow_engine::nnue::EvalChoice,
     },
 }
 
@@ -88,7 +88,7 @@ pub fn run() -> i32 {
     };
     match cli.command {
         // No subcommand: speak UGI on stdin/stdout until `quit` or end of input.
-        None => crate::engine::run(std::io::stdin().lock(), Box::new(std::io::stdout())),
+        None => lielow_engine::session::run(std::io::stdin().lock(), Box::new(std::io::stdout())),
         Some(Command::Perft {
             depth,
             fen,
@@ -101,7 +101,7 @@ pub fn run() -> i32 {
                     Ok(position) => position,
                     Err(error) => {
                         let fields: Vec<&str> = text.split_whitespace().collect();
-                        match crate::ugi::lfen_word(&fields, error) {
+                        match lielow_engine::ugi::lfen_word(&fields, error) {
                             Some(word) => eprintln!("lielow perft: {error} (found '{word}')"),
                             None => eprintln!("lielow perft: {error}"),
                         }

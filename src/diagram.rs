@@ -14,9 +14,9 @@
 
 use std::fmt::Write as _;
 
-use crate::board::{Side, Square};
-use crate::moves::Move;
-use crate::position::Position;
+use lielow_rules::board::{Side, Square};
+use lielow_rules::moves::Move;
+use lielow_rules::position::Position;
 
 /// Side of one square, in SVG units.
 const CELL: f64 = 64.0;
@@ -350,7 +350,7 @@ fn caption(out: &mut String, position: &Position, width: f64, y: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::BoardSize;
+    use lielow_rules::board::BoardSize;
 
     fn count(svg: &str, needle: &str) -> usize {
         svg.matches(needle).count()

@@ -4,9 +4,9 @@ use std::process::{Command, Output};
 use std::sync::atomic::AtomicBool;
 
 use lielow::analysis::solve::{solve, Budget, Verdict};
-use lielow::limits::Limits;
-use lielow::search::Searcher;
-use lielow::{BoardSize, Position, Side};
+use lielow_engine::limits::Limits;
+use lielow_engine::search::Searcher;
+use lielow_rules::{BoardSize, Position, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -86,7 +86,7 @@ fn board_pictures_hold_every_stack_crown_and_mark() {
         let stacks = position.all_stacks().count() as usize;
         assert_eq!(count(&svg, "<g class=\"stack\""), stacks);
         let heights: usize = (0..size * size)
-            .filter_map(|i| lielow::Square::new(i % size, i / size))
+            .filter_map(|i| lielow_rules::Square::new(i % size, i / size))
             .filter_map(|square| position.stack(square))
             .map(|(_, height)| height)
             .sum();

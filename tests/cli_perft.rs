@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 use std::process::{Command, Output};
 
-use lielow::{BoardSize, Position};
+use lielow_rules::{BoardSize, Position};
 
 fn lielow(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_lielow"))
@@ -98,7 +98,7 @@ fn divide_lists_each_legal_move_once_and_sums_to_the_total() {
         for (mv, count) in &split {
             let child = start.play(start.parse_move(mv).expect("legal"));
             let depth = if size == BoardSize::Eight { 2 } else { 1 };
-            assert_eq!(*count, lielow::perft::perft(&child, depth), "{mv}");
+            assert_eq!(*count, lielow_rules::perft::perft(&child, depth), "{mv}");
         }
     }
 }

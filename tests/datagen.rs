@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use lielow::attacks;
 use lielow::datagen::format::{read_file, read_games, GameSamples};
-use lielow::score::Score;
+use lielow_engine::score::Score;
+use lielow_rules::attacks;
 
 fn datagen(output: &Path, extra: &[&str]) -> std::process::Output {
     let output = output.display().to_string();

@@ -13,7 +13,7 @@ use lielow::matchplay::records::GameRecord;
 use lielow::matchplay::stats::{elo_from_score, Pentanomial, Sprt, Verdict};
 use lielow::matchplay::ugi_client::split_command_line;
 use lielow::matchplay::Reason;
-use lielow::{BoardSize, Position};
+use lielow_rules::{BoardSize, Position};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -158,7 +158,7 @@ fn builtin_match_totals_are_consistent_and_reproducible() {
     let greedy_wins = records
         .iter()
         .filter(|r| {
-            (if r.winner == lielow::Side::Blue {
+            (if r.winner == lielow_rules::Side::Blue {
                 &r.blue
             } else {
                 &r.red
@@ -240,7 +240,7 @@ fn broken_engine_loses(mode: &str, reason: Reason, limits: &[&str]) {
     assert_eq!(json_field(&json, "name", "random", "wins"), 4);
     for record in &records {
         assert_eq!(record.reason, reason);
-        let loser = if record.winner == lielow::Side::Blue {
+        let loser = if record.winner == lielow_rules::Side::Blue {
             &record.red
         } else {
             &record.blue
@@ -515,7 +515,7 @@ fn openings_command_prints_distinct_legal_positions() {
         // Six plies from the start: Blue to move again.
         assert!(positions
             .iter()
-            .all(|p| p.side_to_move() == lielow::Side::Blue));
+            .all(|p| p.side_to_move() == lielow_rules::Side::Blue));
         let again = lielow(&[
             "openings", "--plies", "6", "--count", "40", "--size", size, "--seed", "5",
         ]);

@@ -1,9 +1,9 @@
 //! The learned evaluation: the incremental accumulator against a full refresh, the integer
 //! network against the trainer's float one, and the `EvalFile` choices.
 
-use lielow::nnue::{Accumulator, EvalChoice, Network};
 use lielow::train::model::Model;
-use lielow::{BoardSize, Position};
+use lielow_engine::nnue::{Accumulator, EvalChoice, Network};
+use lielow_rules::{BoardSize, Position};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -9,7 +9,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use lielow::{BoardSize, Move, Position, Side};
+use lielow_rules::{BoardSize, Move, Position, Side};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -592,7 +592,7 @@ fn go_perft_prints_the_divide_of_the_command_line() {
     let position = start.play(start.parse_move("b2-b3").unwrap());
     engine.send("go perft 3");
     let lines = engine.until(|line| line.starts_with("Nodes searched: "));
-    let split = lielow::perft::divide(&position, 3, 1);
+    let split = lielow_rules::perft::divide(&position, 3, 1);
     let mut expected: Vec<String> = split.iter().map(|(m, n)| format!("{m}: {n}")).collect();
     let total: u64 = split.iter().map(|(_, n)| n).sum();
     expected.push(format!("Nodes searched: {total}"));
@@ -781,7 +781,7 @@ fn a_hash_the_machine_cannot_give_is_refused_at_isready_and_the_old_table_kept()
 fn clear_hash_and_move_overhead() {
     let nodes = |infos: &[String]| -> u64 {
         let last = infos.last().expect("an info line");
-        lielow::ugi::read_info(last)
+        lielow_engine::ugi::read_info(last)
             .and_then(|i| i.nodes)
             .expect("nodes")
     };
@@ -832,7 +832,9 @@ fn searchmoves_restricts_the_root_moves() {
     let (infos, best) = engine.go("go depth 5 searchmoves h2-h3 a2-a3");
     assert!(["h2-h3", "a2-a3"].contains(&best.as_str()), "{best}");
     for info in &infos {
-        let pv = &lielow::ugi::read_info(info).expect("info lines only").pv;
+        let pv = &lielow_engine::ugi::read_info(info)
+            .expect("info lines only")
+            .pv;
         assert!(["h2-h3", "a2-a3"].contains(&pv[0].as_str()), "{info}");
     }
     // One move: it is played, even when it is a poor one.
@@ -903,9 +905,9 @@ fn a_search_past_one_second_reports_each_root_move_it_starts() {
     infos.extend(engine.until(|line| line.starts_with("bestmove")));
     let best = infos.pop().unwrap();
     assert!(best.starts_with("bestmove "), "{best}");
-    let fields: Vec<lielow::ugi::InfoFields> = infos
+    let fields: Vec<lielow_engine::ugi::InfoFields> = infos
         .iter()
-        .map(|line| lielow::ugi::read_info(line).expect("info lines only"))
+        .map(|line| lielow_engine::ugi::read_info(line).expect("info lines only"))
         .collect();
     let first = fields
         .iter()
@@ -932,9 +934,9 @@ fn a_search_past_one_second_reports_each_root_move_it_starts() {
 
 /// The `multipv` lines of the last depth reported: (k, score text, first move).
 fn last_lines(infos: &[String]) -> Vec<(u32, String, String)> {
-    let fields: Vec<lielow::ugi::InfoFields> = infos
+    let fields: Vec<lielow_engine::ugi::InfoFields> = infos
         .iter()
-        .filter_map(|line| lielow::ugi::read_info(line))
+        .filter_map(|line| lielow_engine::ugi::read_info(line))
         .filter(|f| f.currmove.is_none())
         .collect();
     let depth = fields.last().and_then(|f| f.depth);
@@ -1084,26 +1086,26 @@ fn d_eval_and_bench_print_their_reports() {
     );
     let eval = engine.ask("eval");
     // The search evaluates with the shipped network; the hand-set terms are shown beside it.
-    let network = lielow::nnue::Network::embedded().evaluate_position(&position);
+    let network = lielow_engine::nnue::Network::embedded().evaluate_position(&position);
     let total =
         format!("Static evaluation: {network:+} for Red (the side to move), from the network");
     assert_eq!(eval.last().unwrap(), &total, "{eval:?}");
     let hand_set = format!(
         "{:<24}{:>+8}",
         "hand-set total",
-        lielow::eval::evaluate(&position)
+        lielow_engine::eval::evaluate(&position)
     );
     assert!(eval.contains(&hand_set), "{eval:?}");
     let record = format!(
         "Network: {}",
-        lielow::nnue::Network::embedded().description()
+        lielow_engine::nnue::Network::embedded().description()
     );
     assert!(eval.contains(&record), "{eval:?}");
     engine.send("setoption name EvalFile value hand-set");
     let eval = engine.ask("eval");
     let total = format!(
         "Static evaluation: {:+} for Red (the side to move), from the hand-set evaluation",
-        lielow::eval::evaluate(&position)
+        lielow_engine::eval::evaluate(&position)
     );
     assert_eq!(eval.last().unwrap(), &total, "{eval:?}");
     // A file that is no network is refused with the reason, and the evaluation stays.

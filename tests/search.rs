@@ -4,12 +4,12 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use lielow::attacks;
-use lielow::bench;
-use lielow::limits::{Clock, Limits};
-use lielow::score::Score;
-use lielow::search::{Info, Params, Report, SearchResult, Searcher};
-use lielow::{BoardSize, Position};
+use lielow_engine::bench;
+use lielow_engine::limits::{Clock, Limits};
+use lielow_engine::score::Score;
+use lielow_engine::search::{Info, Params, Report, SearchResult, Searcher};
+use lielow_rules::attacks;
+use lielow_rules::{BoardSize, Position};
 
 fn position(lfen: &str) -> Position {
     Position::from_lfen(lfen).expect("test positions are valid")

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use lielow::datagen::format::read_games;
-use lielow::nnue::Network;
+use lielow_engine::nnue::Network;
 
 fn lielow(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_lielow"))
@@ -191,8 +191,12 @@ fn tuning_prints_every_weight_and_keeps_the_unit() {
         .split(", ")
         .map(|w| w.parse().unwrap())
         .collect();
-    assert_eq!(weights.len(), lielow::eval::FEATURES);
-    assert_eq!(weights[lielow::eval::STACKS], 100, "the unit is not tuned");
+    assert_eq!(weights.len(), lielow_engine::eval::FEATURES);
+    assert_eq!(
+        weights[lielow_engine::eval::STACKS],
+        100,
+        "the unit is not tuned"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -7,9 +7,9 @@ use serde_json::{json, Value};
 
 use super::review::{winning_chances, GameReview};
 use super::review_report::shown_score;
-use crate::board::Side;
 use crate::diagram::{self, Diagram};
-use crate::score::Score;
+use lielow_engine::score::Score;
+use lielow_rules::board::Side;
 
 /// One game of the page: its review and its heading (players and result).
 pub struct PageGame<'a> {

@@ -21,12 +21,12 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::board::Side;
-use crate::limits::Limits;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::score::Score;
-use crate::search::{Report, Searcher};
+use lielow_engine::limits::Limits;
+use lielow_engine::score::Score;
+use lielow_engine::search::{Report, Searcher};
+use lielow_rules::board::Side;
+use lielow_rules::moves::Move;
+use lielow_rules::position::Position;
 
 /// Loss thresholds in points of winning chances.
 pub const INACCURACY: f64 = 10.0;

@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use super::review::{GameReview, Line};
-use crate::board::Side;
-use crate::moves::Move;
-use crate::score::Score;
+use lielow_engine::score::Score;
+use lielow_rules::board::Side;
+use lielow_rules::moves::Move;
 
 /// A score for people: `+0.35` (hundredths of the evaluation's units) or `mate 3` / `mate -2`.
 pub fn shown_score(score: Score) -> String {

@@ -30,11 +30,11 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
-use crate::board::Side;
-use crate::movegen::MAX_MOVES;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::score::Score;
+use lielow_engine::score::Score;
+use lielow_rules::board::Side;
+use lielow_rules::movegen::MAX_MOVES;
+use lielow_rules::moves::Move;
+use lielow_rules::position::Position;
 
 /// Proof and disproof numbers at or above this are infinite.
 const INFINITY: u32 = 1 << 30;

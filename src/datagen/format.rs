@@ -29,8 +29,8 @@
 
 use std::io::{self, Read, Write};
 
-use crate::board::{BoardSize, Side, Square};
-use crate::position::Position;
+use lielow_rules::board::{BoardSize, Side, Square};
+use lielow_rules::position::Position;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"LIELOWDG";

@@ -24,15 +24,15 @@ use clap::{Args, ValueEnum};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::attacks;
-use crate::board::BoardSize;
-use crate::limits::Limits;
 use crate::matchplay::openings::random_opening;
 use crate::matchplay::runner::Shard;
-use crate::nnue::{EvalChoice, Network};
-use crate::position::Position;
-use crate::search::Searcher;
 use format::{GameSamples, Sample};
+use lielow_engine::limits::Limits;
+use lielow_engine::nnue::{EvalChoice, Network};
+use lielow_engine::search::Searcher;
+use lielow_rules::attacks;
+use lielow_rules::board::BoardSize;
+use lielow_rules::position::Position;
 
 /// The longest game played, in plies (Lielow games end far sooner).
 const MAX_GAME_PLIES: usize = 600;

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::matchplay::ugi_client::{forget_group, kill_group, spawn_engine};
-use crate::ugi;
+use lielow_engine::ugi;
 
 /// How long an engine may take to answer `ugi` and `isready`.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -36,11 +36,11 @@ use super::EngineConfig;
 use crate::analysis::review::{self, ReviewSettings};
 use crate::analysis::review_report;
 use crate::diagram::{self, Diagram};
-use crate::limits::Limits;
-use crate::moves::{Move, MoveText};
-use crate::position::Position;
-use crate::search::Searcher;
-use crate::ugi;
+use lielow_engine::limits::Limits;
+use lielow_engine::search::Searcher;
+use lielow_engine::ugi;
+use lielow_rules::moves::{Move, MoveText};
+use lielow_rules::position::Position;
 
 /// The largest request body accepted.
 pub const MAX_BODY: usize = 64 * 1024;

@@ -15,10 +15,10 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use crate::board::Side;
-use crate::limits::Limits;
-use crate::moves::Move;
-use crate::position::Position;
+use lielow_engine::limits::Limits;
+use lielow_rules::board::Side;
+use lielow_rules::moves::Move;
+use lielow_rules::position::Position;
 
 use super::player::{Failure, MoveRequest, Player, Reply};
 

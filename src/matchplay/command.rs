@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::board::BoardSize;
+use lielow_rules::board::BoardSize;
 
 use super::builtin::Builtin;
 use super::crowded;
@@ -102,7 +102,7 @@ pub struct MatchArgs {
     #[arg(long)]
     depth: Option<u32>,
     /// Board size of the start position and of random openings.
-    #[arg(long, default_value_t = 8, value_parser = crate::board::parse_size)]
+    #[arg(long, default_value_t = 8, value_parser = lielow_rules::board::parse_size)]
     size: usize,
     /// Openings file: one LFEN per line, optionally followed by ` moves ...`; used in order.
     #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
@@ -156,7 +156,7 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 100)]
     count: usize,
     /// Board size.
-    #[arg(long, default_value_t = 8, value_parser = crate::board::parse_size)]
+    #[arg(long, default_value_t = 8, value_parser = lielow_rules::board::parse_size)]
     size: usize,
     /// Random seed: the same seed prints the same openings.
     #[arg(long, default_value_t = 1)]
@@ -295,7 +295,7 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
             .as_deref()
             .map(|text| {
                 text.parse::<TimeControl>()
-                    .map_err(|e| format!("--tc '{}': {e}", crate::ugi::shown(text)))
+                    .map_err(|e| format!("--tc '{}': {e}", lielow_engine::ugi::shown(text)))
             })
             .transpose()?,
         movetime: args.movetime,

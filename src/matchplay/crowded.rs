@@ -13,10 +13,10 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use crate::attacks;
-use crate::board::BoardSize;
-use crate::movegen::{self, Kind, MoveList};
-use crate::position::Position;
+use lielow_rules::attacks;
+use lielow_rules::board::BoardSize;
+use lielow_rules::movegen::{self, Kind, MoveList};
+use lielow_rules::position::Position;
 
 /// The earliest ply a crowded position is taken at.
 pub const MIN_PLIES: usize = 20;

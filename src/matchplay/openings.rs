@@ -12,12 +12,12 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use crate::board::BoardSize;
-use crate::limits::Limits;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::search::Searcher;
-use crate::ugi::shown;
+use lielow_engine::limits::Limits;
+use lielow_engine::search::Searcher;
+use lielow_engine::ugi::shown;
+use lielow_rules::board::BoardSize;
+use lielow_rules::moves::Move;
+use lielow_rules::position::Position;
 
 /// Where a game pair starts: a position and the moves already played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,13 +40,12 @@ impl Opening {
         if tokens.len() < 2 {
             return Err("expected '<board> <side> [moves ...]'".into());
         }
-        let start =
-            Position::from_lfen(&tokens[..2].join(" ")).map_err(
-                |error| match crate::ugi::lfen_word(&tokens, error) {
-                    Some(word) => format!("{error} (found '{word}')"),
-                    None => error.to_string(),
-                },
-            )?;
+        let start = Position::from_lfen(&tokens[..2].join(" ")).map_err(|error| {
+            match lielow_engine::ugi::lfen_word(&tokens, error) {
+                Some(word) => format!("{error} (found '{word}')"),
+                None => error.to_string(),
+            }
+        })?;
         let mut moves = Vec::new();
         let mut position = start;
         match tokens.get(2) {

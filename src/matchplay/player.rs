@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use crate::limits::Limits;
-use crate::moves::Move;
-use crate::position::Position;
+use lielow_engine::limits::Limits;
+use lielow_rules::moves::Move;
+use lielow_rules::position::Position;
 
 use super::Reason;
 

@@ -13,10 +13,10 @@
 
 use std::fmt;
 
-use crate::board::Side;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::ugi::shown;
+use lielow_engine::ugi::shown;
+use lielow_rules::board::Side;
+use lielow_rules::moves::Move;
+use lielow_rules::position::Position;
 
 use super::Reason;
 

@@ -22,10 +22,10 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use crate::board::Side;
-use crate::limits::{Clock, Limits};
-use crate::moves::Move;
-use crate::position::Position;
+use lielow_engine::limits::{Clock, Limits};
+use lielow_rules::board::Side;
+use lielow_rules::moves::Move;
+use lielow_rules::position::Position;
 
 use super::engine_spec::EngineSpec;
 use super::openings::Opening;
@@ -184,7 +184,7 @@ impl std::str::FromStr for Shard {
             Some((index, count)) if (1..=count).contains(&index) => Ok(Shard { index, count }),
             _ => Err(format!(
                 "--shard '{}': expected K/N with 1 <= K <= N, e.g. 3/8",
-                crate::ugi::shown(text)
+                lielow_engine::ugi::shown(text)
             )),
         }
     }
@@ -403,7 +403,7 @@ pub fn play_game(
                 let detail = if reply.text.is_empty() {
                     "bestmove without a move".to_string()
                 } else {
-                    format!("'{}': {error}", crate::ugi::shown(&reply.text))
+                    format!("'{}': {error}", lielow_engine::ugi::shown(&reply.text))
                 };
                 result.detail = Some(detail);
                 break (us.opponent(), Reason::IllegalMove);

@@ -26,8 +26,8 @@ use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::moves::Move;
-use crate::ugi;
+use lielow_engine::ugi;
+use lielow_rules::moves::Move;
 
 use super::player::{Failure, MoveRequest, Player, Reply, Timeouts};
 use super::Reason;
@@ -514,7 +514,7 @@ impl Player for UgiEngine {
             return;
         }
         let position = position_line(request);
-        let go = ugi::go_line(&crate::limits::Limits {
+        let go = ugi::go_line(&lielow_engine::limits::Limits {
             ponder: true,
             ..request.limits
         });

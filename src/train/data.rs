@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 
 use crate::datagen::format;
-use crate::eval;
-use crate::nnue::features;
-use crate::position::Position;
+use lielow_engine::eval;
+use lielow_engine::nnue::features;
+use lielow_rules::position::Position;
 
 /// What a position's prediction is compared with: `lambda` of the search score's win
 /// probability and the rest of the game's result.
@@ -78,7 +78,7 @@ impl Set {
         self.examples.push(Example {
             start,
             stacks,
-            size_block: u8::from(position.size() == crate::board::BoardSize::Nine),
+            size_block: u8::from(position.size() == lielow_rules::board::BoardSize::Nine),
             score,
             result,
             hand_set,

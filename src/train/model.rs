@@ -8,7 +8,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::data::{sigmoid, Example, Set};
-use crate::nnue::{Network, HIDDEN, INPUTS, QA, QB};
+use lielow_engine::nnue::{Network, HIDDEN, INPUTS, QA, QB};
 
 const H: usize = HIDDEN;
 /// Offsets in the flat parameter vector.
@@ -128,7 +128,11 @@ impl Model {
 
     /// The float output of `position`, in centipawns at `scale` (what the quantized network
     /// approximates).
-    pub fn evaluate_position(&self, position: &crate::position::Position, scale: f32) -> f32 {
+    pub fn evaluate_position(
+        &self,
+        position: &lielow_rules::position::Position,
+        scale: f32,
+    ) -> f32 {
         let mut set = Set::default();
         set.push(position, 0, 1, false);
         self.forward(&set, &set.examples[0], &mut Hidden::default()) * scale

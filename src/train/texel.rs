@@ -11,7 +11,7 @@ use clap::Args;
 use rayon::prelude::*;
 
 use super::data::{self, Set, Target};
-use crate::eval::{self, FEATURES, WEIGHTS};
+use lielow_engine::eval::{self, FEATURES, WEIGHTS};
 
 /// Flags of `lielow tune`.
 #[derive(Args, Debug)]

@@ -1,0 +1,243 @@
+//! Move ordering: the per-thread tables that learn which moves cut off, and the scores that put
+//! the likeliest best move first.
+//!
+//! Order: the table move, king captures, other captures (most valuable victim — the tallest —
+//! first, then the least valuable attacker: a capturing stack drops to height 1, so a short one
+//! loses least), the two killer moves of the ply, then quiet moves by history. Bearing off one's
+//! own king loses at once and comes last.
+//!
+//! Every list lives in per-thread storage allocated once ([`MoveOrdering`]), so a node
+//! allocates nothing.
+
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
+
+use arrayvec::ArrayVec;
+
+use super::node::MAX_PLY;
+use lielow_rules::board::{Side, SQUARES};
+use lielow_rules::movegen::{self, Kind, MoveList, MAX_MOVES};
+use lielow_rules::moves::Move;
+use lielow_rules::position::Position;
+
+/// Moves found by selection before the rest of the list is sorted (see [`Stacks::pick`]).
+const SELECTION_PICKS: usize = 4;
+
+const TT_MOVE: i32 = 1 << 30;
+const KING_CAPTURE: i32 = 1 << 29;
+const CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 27;
+const OWN_KING_OFF: i32 = -(1 << 30);
+/// History scores stay within ±this (well below the killer score).
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// Landing index of a move for the history table: the square, or 81 for a bear-off.
+#[inline]
+fn landing(mv: Move) -> usize {
+    mv.to().map_or(SQUARES, |to| to.index())
+}
+
+/// One thread's move lists and scores by ply and its killer moves, with the history table its
+/// searcher's threads share. Allocated once per thread and kept between the searches of a game.
+pub struct MoveOrdering {
+    lists: Vec<MoveList>,
+    scores: Vec<[i32; MAX_MOVES]>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// `history[side][from * 82 + landing]`: how often the quiet move cut off, aged by gravity.
+    /// Shared by every thread of a searcher (relaxed loads and stores; a lost update between
+    /// racing threads only blurs a statistic).
+    history: Arc<[AtomicI32]>,
+}
+
+impl Default for MoveOrdering {
+    fn default() -> Self {
+        MoveOrdering::new()
+    }
+}
+
+impl MoveOrdering {
+    pub fn new() -> MoveOrdering {
+        MoveOrdering {
+            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            scores: vec![[0; MAX_MOVES]; MAX_PLY + 1],
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: (0..2 * SQUARES * (SQUARES + 1))
+                .map(|_| AtomicI32::new(0))
+                .collect(),
+        }
+    }
+
+    /// The ordering of another thread of the same searcher: its own lists and killers, this
+    /// one's history.
+    pub fn sharing_history(&self) -> MoveOrdering {
+        MoveOrdering {
+            history: Arc::clone(&self.history),
+            ..MoveOrdering::new()
+        }
+    }
+
+    /// Forgets what was learned (a new game).
+    pub fn clear(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 1];
+        self.history
+            .iter()
+            .for_each(|h| h.store(0, Ordering::Relaxed));
+    }
+
+    /// Generates the moves of one kind at `ply` and scores them, `tt_move` first; returns how
+    /// many there are. [`MoveOrdering::pick`] then hands them out best first.
+    pub fn generate(
+        &mut self,
+        position: &Position,
+        ply: usize,
+        kind: Kind,
+        tt_move: Option<Move>,
+    ) -> usize {
+        self.generate_among(position, ply, kind, tt_move, &[], &[])
+    }
+
+    /// [`MoveOrdering::generate`], keeping only the moves in `only` unless it is empty (the
+    /// root of `go searchmoves`) and none of `excluded` (the root of a later MultiPV line).
+    pub fn generate_among(
+        &mut self,
+        position: &Position,
+        ply: usize,
+        kind: Kind,
+        tt_move: Option<Move>,
+        only: &[Move],
+        excluded: &[Move],
+    ) -> usize {
+        self.lists[ply].clear();
+        movegen::generate_kind(position, kind, &mut self.lists[ply]);
+        if !only.is_empty() || !excluded.is_empty() {
+            self.lists[ply]
+                .retain(|mv| (only.is_empty() || only.contains(mv)) && !excluded.contains(mv));
+        }
+        self.score_moves(position, ply, tt_move);
+        self.lists[ply].len()
+    }
+
+    /// How many moves `ply` has.
+    #[inline]
+    pub fn len(&self, ply: usize) -> usize {
+        self.lists[ply].len()
+    }
+
+    /// The move at `index` of `ply` as ordered so far (after [`MoveOrdering::pick`] reached it).
+    #[inline]
+    pub fn move_at(&self, ply: usize, index: usize) -> Move {
+        self.lists[ply][index]
+    }
+
+    #[inline]
+    fn history_index(side: Side, mv: Move) -> usize {
+        (side.index() * SQUARES + mv.from().index()) * (SQUARES + 1) + landing(mv)
+    }
+
+    #[inline]
+    pub fn history(&self, side: Side, mv: Move) -> i32 {
+        self.history[MoveOrdering::history_index(side, mv)].load(Ordering::Relaxed)
+    }
+
+    /// Moves a history score towards +-HISTORY_MAX by `bonus`, the more slowly the closer it
+    /// is ("gravity"), so old lessons fade and scores stay bounded.
+    #[inline]
+    pub fn update_history(&mut self, side: Side, mv: Move, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let entry = &self.history[MoveOrdering::history_index(side, mv)];
+        let old = entry.load(Ordering::Relaxed);
+        entry.store(
+            old + bonus - old * bonus.abs() / HISTORY_MAX,
+            Ordering::Relaxed,
+        );
+    }
+
+    /// Records a quiet move that cut off at `ply`.
+    #[inline]
+    pub fn add_killer(&mut self, ply: usize, mv: Move) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+    }
+
+    /// Scores the moves of `lists[ply]` into `scores[ply]` for [`MoveOrdering::pick`].
+    fn score_moves(&mut self, position: &Position, ply: usize, tt_move: Option<Move>) {
+        let us = position.side_to_move();
+        let enemy_king = position.king(us.opponent());
+        let own_king = position.king(us);
+        let killers = self.killers[ply];
+        let count = self.lists[ply].len();
+        for i in 0..count {
+            let mv = self.lists[ply][i];
+            let score = if Some(mv) == tt_move {
+                TT_MOVE
+            } else if let (true, Some(to)) = (mv.is_capture(), mv.to()) {
+                if Some(to) == enemy_king {
+                    KING_CAPTURE
+                } else {
+                    CAPTURE + 16 * position.height(to) as i32 - position.height(mv.from()) as i32
+                }
+            } else if mv.is_bear_off() && Some(mv.from()) == own_king {
+                OWN_KING_OFF
+            } else if killers[0] == Some(mv) {
+                KILLER
+            } else if killers[1] == Some(mv) {
+                KILLER - 1
+            } else {
+                self.history(us, mv)
+            };
+            self.scores[ply][i] = score;
+        }
+    }
+
+    /// The move to search `index`-th at `ply`: the best-scored move of `index..`. The first few
+    /// are found by selection (most nodes cut off after a few moves); a node that gets past them
+    /// sorts the rest once, since selecting each of 40 quiet moves in turn costs n^2.
+    #[inline]
+    pub fn pick(&mut self, ply: usize, index: usize) -> Move {
+        if index >= SELECTION_PICKS {
+            if index == SELECTION_PICKS {
+                self.sort_rest(ply, index);
+            }
+            return self.lists[ply][index];
+        }
+        let count = self.lists[ply].len();
+        let scores = &mut self.scores[ply][..count];
+        let mut best = index;
+        for i in index + 1..count {
+            if scores[i] > scores[best] {
+                best = i;
+            }
+        }
+        scores.swap(index, best);
+        self.lists[ply].swap(index, best);
+        self.lists[ply][index]
+    }
+
+    /// Sorts the moves `from..` of `ply` by score, best first; equal scores keep their order.
+    #[cold]
+    fn sort_rest(&mut self, ply: usize, from: usize) {
+        let count = self.lists[ply].len();
+        // One key per move: score (biased to unsigned), then the position reversed so that the
+        // earlier of two equal scores sorts first, then the move's bits to rebuild the list.
+        let mut keys: ArrayVec<u64, MAX_MOVES> = (from..count)
+            .map(|i| {
+                let score = (i64::from(self.scores[ply][i]) - i64::from(i32::MIN)) as u64;
+                score << 32 | (0xFFFF - i as u64) << 16 | u64::from(self.lists[ply][i].to_bits())
+            })
+            .collect();
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        for (i, key) in (from..count).zip(keys) {
+            self.scores[ply][i] = ((key >> 32) as i64 + i64::from(i32::MIN)) as i32;
+            self.lists[ply][i] = Move::from_bits(key as u16).expect("bits of a generated move");
+        }
+    }
+
+    /// Whether the move at `index` of `ply` was scored as a killer.
+    #[inline]
+    pub fn is_killer(&self, ply: usize, mv: Move) -> bool {
+        self.killers[ply].contains(&Some(mv))
+    }
+}

@@ -1,0 +1,283 @@
+//! The principal variation search of one node: table cut-offs, the danger extension, internal
+//! iterative reduction, reverse futility, null move, late move pruning and reductions, and the
+//! moves searched in order (shared with other threads once the first is done).
+
+use arrayvec::ArrayVec;
+
+use super::{in_danger, Outcome, Worker};
+use crate::score::Score;
+use crate::search::node::Node;
+use lielow_rules::board::Side;
+use lielow_rules::movegen::Kind;
+use lielow_rules::moves::Move;
+use lielow_rules::position::Position;
+
+const INF: i32 = Score::INFINITE;
+
+/// How many quiet moves a node remembers having tried (to take history from them on a cut-off).
+const QUIETS_REMEMBERED: usize = 64;
+
+/// Late-move reduction in plies for a quiet move, by depth and move number.
+fn reduction(depth: i32, moves_searched: usize) -> i32 {
+    let r = 0.8 + (depth as f32).ln() * (moves_searched as f32).ln() / 2.0;
+    r as i32
+}
+
+/// How many moves are searched at `depth` (1 to 3) before late move pruning skips quiet ones.
+#[inline]
+fn late_move_count(depth: i32) -> usize {
+    (4 + 2 * depth * depth) as usize
+}
+
+impl Worker<'_> {
+    /// Negamax principal variation search of `position` at `node`.
+    pub fn negamax(&mut self, position: &Position, mut node: Node) -> i32 {
+        if node.depth <= 0 {
+            return self.qsearch(position, node, 0, None);
+        }
+        let ply = node.ply;
+        if let Some(score) = self.open_node(position, ply, false) {
+            return score;
+        }
+        let us = position.side_to_move();
+        if ply > 0 {
+            // No result here can beat a win next move or lose faster than on this move.
+            node.alpha = node.alpha.max(Score::loss_in(ply as i32).0);
+            node.beta = node.beta.min(Score::win_in(ply as i32 + 1).0);
+            if node.alpha >= node.beta {
+                return node.alpha;
+            }
+        }
+
+        let key = position.key();
+        let entry = self.probe(key, ply);
+        if let Some(entry) = entry {
+            if !node.is_pv() && entry.depth >= node.depth && entry.cuts_off(node.alpha, node.beta) {
+                return entry.score;
+            }
+        }
+        let tt_move = if ply == 0 && self.root_move.is_some() {
+            self.root_move
+        } else {
+            entry.and_then(|e| e.best_move)
+        };
+        let in_danger = in_danger(position);
+        let static_eval = self.static_eval(position, ply, entry);
+        if in_danger && self.params.danger_extension {
+            node.depth += 1;
+        }
+        // Internal iterative reduction: with no table move the ordering is a guess, and a
+        // shallower search both costs less and leaves a move for the next visit.
+        if self.params.iir && node.depth >= 4 && tt_move.is_none() {
+            node.depth -= 1;
+        }
+        let depth = node.depth;
+
+        // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
+        if self.params.reverse_futility
+            && !node.is_pv()
+            && !in_danger
+            && depth <= 4
+            && node.beta.abs() < Score::MATE_BOUND
+            && static_eval - self.params.reverse_futility_margin * depth >= node.beta
+        {
+            return static_eval;
+        }
+
+        if let Some(score) = self.null_move(position, node, in_danger, static_eval) {
+            return score;
+        }
+
+        let (only, excluded): (&[Move], &[Move]) = if ply == 0 {
+            (self.root_moves, &self.root_excluded)
+        } else {
+            (&[], &[])
+        };
+        let count = self
+            .ordering
+            .generate_among(position, ply, Kind::All, tt_move, only, excluded);
+        if count == 0 {
+            // Only a side without stacks has no move, and `winner` caught that.
+            return Score::loss_in(ply as i32).0;
+        }
+
+        let alpha_on_entry = node.alpha;
+        let mut best_score = -INF;
+        let mut best_move = None;
+        let mut quiets_tried: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
+        for index in 0..count {
+            let mv = self.ordering.pick(ply, index);
+            let quiet = !mv.is_capture();
+            let prunable = !node.is_pv() && !in_danger && quiet && best_score > -Score::MATE_BOUND;
+            if prunable
+                && self.params.late_move_pruning
+                && depth <= 3
+                && index >= late_move_count(depth)
+            {
+                continue;
+            }
+            if prunable
+                && self.params.futility
+                && depth <= 2
+                && index > 0
+                && static_eval + self.params.futility_margin * depth <= node.alpha
+            {
+                continue;
+            }
+            self.report_root_move(ply, index, mv);
+            let score = if index == 0 {
+                {
+                    let child = self.play(position, mv, ply);
+                    -self.negamax(&child, node.child(0, node.alpha, node.beta))
+                }
+            } else {
+                let r = self.late_move_reduction(position, node, index, mv, in_danger);
+                self.search_later_move(position, mv, node, r, || node.alpha)
+            };
+            if self.unwinding() {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > node.alpha {
+                    best_move = Some(mv);
+                    node.alpha = score;
+                    self.pv.update(ply, mv);
+                    if node.alpha >= node.beta {
+                        self.reward_cutoff(us, ply, depth, mv, &quiets_tried);
+                        break;
+                    }
+                }
+            }
+            if quiet && !quiets_tried.is_full() {
+                quiets_tried.push(mv);
+            }
+            if self.can_split(node, count - index - 1) {
+                let split = self.split(position, node, in_danger, index + 1, best_score, best_move);
+                if self.unwinding() {
+                    return 0;
+                }
+                (best_score, best_move, node.alpha) =
+                    (split.best_score, split.best_move, split.alpha);
+                if let (true, Some(mv)) = (node.alpha >= node.beta, best_move) {
+                    self.reward_cutoff(us, ply, depth, mv, &quiets_tried);
+                }
+                break;
+            }
+        }
+
+        let outcome = Outcome::at(&node, alpha_on_entry, best_score, best_move);
+        self.store(key, ply, depth, outcome, static_eval);
+        best_score
+    }
+
+    /// Null move: if passing still leaves the side to move above beta after a reduced search,
+    /// a real move would too; returns the node's score when it does. The rules forbid passing,
+    /// so a position where every move hurts (zugzwang) would fool it: such positions need few
+    /// stacks, so a side with few is left alone, as is a king under attack (passing would lose
+    /// it).
+    fn null_move(
+        &mut self,
+        position: &Position,
+        node: Node,
+        in_danger: bool,
+        static_eval: i32,
+    ) -> Option<i32> {
+        let ply = node.ply;
+        let tried = self.params.null_move
+            && !node.is_pv()
+            && !in_danger
+            && node.depth >= 3
+            && ply > 0
+            && !self.null_plies[ply - 1]
+            && node.beta.abs() < Score::MATE_BOUND
+            && static_eval >= node.beta
+            && position.stacks(position.side_to_move()).count()
+                >= self.params.null_move_min_stacks as u32;
+        if !tried {
+            return None;
+        }
+        let r = 3 + node.depth / 4;
+        self.null_plies[ply] = true;
+        let child = self.pass(position, node.ply);
+        let score = -self.negamax(&child, node.scout_child(r, node.beta - 1));
+        self.null_plies[ply] = false;
+        if self.unwinding() {
+            return Some(0);
+        }
+        (score >= node.beta).then_some(if score >= Score::MATE_BOUND {
+            node.beta
+        } else {
+            score
+        })
+    }
+
+    /// The late-move reduction of the `index`-th move of a node: quiet moves after the first
+    /// two, fewer plies at PV nodes and for moves with a good history, more with a bad one.
+    #[inline]
+    pub(super) fn late_move_reduction(
+        &self,
+        position: &Position,
+        node: Node,
+        index: usize,
+        mv: Move,
+        in_danger: bool,
+    ) -> i32 {
+        if !self.params.lmr
+            || node.depth < 3
+            || index < 2
+            || mv.is_capture()
+            || in_danger
+            || self.ordering.is_killer(node.ply, mv)
+        {
+            return 0;
+        }
+        let history = self.ordering.history(position.side_to_move(), mv);
+        let r = reduction(node.depth, index)
+            - i32::from(node.is_pv())
+            - history / self.params.lmr_history_divisor;
+        r.clamp(0, node.depth - 2)
+    }
+
+    /// Searches a move after the first: with a null window at `reduction` plies less, again at
+    /// full depth if that beats alpha, and at a PV node with the full window if the score falls
+    /// inside it. `current_alpha` gives the alpha for that last search: at a split point
+    /// another thread may have raised it meanwhile.
+    #[inline]
+    pub(super) fn search_later_move(
+        &mut self,
+        position: &Position,
+        mv: Move,
+        node: Node,
+        reduction: i32,
+        current_alpha: impl Fn() -> i32,
+    ) -> i32 {
+        let child = self.play(position, mv, node.ply);
+        let alpha = node.alpha;
+        let mut score = -self.negamax(&child, node.scout_child(reduction, alpha));
+        if reduction > 0 && score > alpha {
+            score = -self.negamax(&child, node.scout_child(0, alpha));
+        }
+        if node.is_pv() && score > alpha && score < node.beta {
+            let alpha = current_alpha().max(alpha);
+            if alpha < node.beta {
+                score = -self.negamax(&child, node.child(0, alpha, node.beta));
+            }
+        }
+        score
+    }
+
+    /// A quiet move cut off: it becomes a killer and gains history; the quiet moves tried
+    /// before it lose some.
+    fn reward_cutoff(&mut self, us: Side, ply: usize, depth: i32, mv: Move, tried: &[Move]) {
+        if mv.is_capture() {
+            return;
+        }
+        let bonus = depth * depth;
+        self.ordering.add_killer(ply, mv);
+        self.ordering.update_history(us, mv, bonus);
+        for &quiet in tried {
+            self.ordering.update_history(us, quiet, -bonus);
+        }
+    }
+}

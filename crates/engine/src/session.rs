@@ -1,0 +1,707 @@
+//! The protocol session: the current game (start position, moves, position), the options, the
+//! searcher, and the threads that keep the input loop responsive.
+//!
+//! The input loop ([`run`]) is the stdin reader and never waits for a search: `go`, `go perft`
+//! and `bench` run as a job on a worker thread that reports through the shared [`Output`]. A
+//! search job owns the [`Searcher`] while it runs and hands it back when joined; the loop reclaims
+//! it only once the job has finished, so `isready`, `query`, `d` and `stop` are answered at once
+//! even mid-search. `stop` and `quit` set the job's atomic stop flag, which the search polls.
+
+use std::io::{BufRead, Read, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use crate::bench;
+use crate::limits::Limits;
+use crate::nnue::Network;
+use crate::search::{Params, Searcher};
+use crate::ugi::{self, Command, CommandError, OptionSetting, PositionCommand, Start};
+use lielow_rules::board::BoardSize;
+use lielow_rules::moves::Move;
+use lielow_rules::perft;
+use lielow_rules::position::Position;
+
+/// The longest input line read whole (far above any real `position` line: a game is a few
+/// hundred moves); the rest of a longer line is skipped and the line refused.
+pub const MAX_LINE: usize = 4 << 20;
+
+/// Stack of the search thread: the search recurses once per ply on copy-made positions.
+const SEARCH_STACK: usize = 32 << 20;
+
+/// The engine's stdout, shared by the loop and the worker: each call writes whole lines under
+/// the lock and flushes, so lines never interleave and a runner sees every reply at once.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Wraps the writer replies go to (stdout in the program, a buffer in tests).
+    pub fn new(writer: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(writer)))
+    }
+
+    /// Writes `text` (one or more lines, without the final newline) and flushes. Write errors
+    /// (a reader that went away) are ignored: the loop ends at end of input anyway.
+    pub fn send(&self, text: &str) {
+        let mut writer = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _ = writer.write_all(text.as_bytes());
+        let _ = writer.write_all(b"\n");
+        let _ = writer.flush();
+    }
+}
+
+/// What a worker thread is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JobKind {
+    Search,
+    Perft,
+    Bench,
+}
+
+/// A running (or just finished, not yet joined) worker job.
+struct Job {
+    kind: JobKind,
+    stop: Arc<AtomicBool>,
+    /// Set just before the job's last line (`bestmove`, `Nodes searched`, bench totals): a client
+    /// that has read that line can send `go` again and find the job joinable.
+    finished: Arc<AtomicBool>,
+    /// A search job returns the searcher (`None` if the search panicked and it was dropped).
+    handle: JoinHandle<Option<Searcher>>,
+    /// A `go ponder` search's ponder-hit signal.
+    ponderhit: Option<Arc<AtomicBool>>,
+}
+
+impl Job {
+    fn signal_stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.handle.thread().unpark();
+    }
+}
+
+/// The session state behind the protocol.
+pub struct Engine {
+    out: Output,
+    board_size: BoardSize,
+    /// The moves played since the game's start position (shown by `d`).
+    moves: Vec<Move>,
+    position: Position,
+    hash_mb: usize,
+    threads: usize,
+    /// The development options' values (`search::params`).
+    params: Params,
+    /// `Move Overhead`, in milliseconds.
+    move_overhead_ms: u64,
+    /// `MultiPV`.
+    multipv: usize,
+    /// `Ponder`: `bestmove` names the expected reply.
+    ponder: bool,
+    /// The evaluation network (`EvalFile`); `None`: the hand-set evaluation.
+    network: Option<Arc<Network>>,
+    /// `None` only while a search job holds it.
+    searcher: Option<Searcher>,
+    job: Option<Job>,
+}
+
+/// Whether the loop goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Engine {
+    /// A session with the default options and the 8x8 start position.
+    pub fn new(out: Output) -> Engine {
+        let board_size = BoardSize::Eight;
+        let mut engine = Engine {
+            out,
+            board_size,
+            moves: Vec::new(),
+            position: Position::start(board_size),
+            hash_mb: ugi::HASH.default,
+            threads: ugi::THREADS.default,
+            params: Params::default(),
+            move_overhead_ms: ugi::MOVE_OVERHEAD.default as u64,
+            multipv: ugi::MULTI_PV.default,
+            ponder: false,
+            network: Some(Network::embedded()),
+            searcher: None,
+            job: None,
+        };
+        engine.searcher = Some(engine.fresh_searcher());
+        engine
+    }
+
+    /// A searcher with the current options applied (at start, or after a search panicked). Its
+    /// table is allocated at the next `isready` or `go` ([`Engine::allocate_table`]): UCI asks
+    /// engines not to take large memory before `isready`.
+    fn fresh_searcher(&self) -> Searcher {
+        let mut searcher = Searcher::without_table();
+        if let Err(why) = searcher.set_threads(self.threads) {
+            self.out.send(&ugi::error_line(why));
+        }
+        searcher.set_params(self.params);
+        searcher.set_move_overhead_ms(self.move_overhead_ms);
+        searcher.set_multipv(self.multipv);
+        searcher.set_network(self.network.clone());
+        searcher
+    }
+
+    /// Handles one input line.
+    fn handle(&mut self, line: &str) -> Flow {
+        let command = match line.parse::<Command>() {
+            Ok(command) => command,
+            Err(CommandError::Empty) => return Flow::Continue,
+            Err(error) => {
+                self.out.send(&ugi::error_line(error));
+                return Flow::Continue;
+            }
+        };
+        match command {
+            Command::Hello(dialect) => self.out.send(&ugi::handshake(dialect)),
+            Command::IsReady => {
+                // `readyok` is the sign that the table is allocated.
+                self.allocate_table();
+                self.out.send("readyok");
+            }
+            Command::SetOption(setting) => self.set_option(setting),
+            Command::NewGame => {
+                if let Some(searcher) = self.idle_searcher("uginewgame") {
+                    searcher.new_game();
+                    self.reset_game();
+                }
+            }
+            Command::Position(command) => self.set_position(command),
+            Command::Go(go) => {
+                if !go.ignored.is_empty() {
+                    self.out.send(&ugi::ignored_words_line(&go.ignored));
+                }
+                self.go(go.limits, &go.searchmoves)
+            }
+            Command::Perft(depth) => self.start_perft(depth),
+            Command::Bench(depth) => self.start_bench(depth.unwrap_or(bench::DEFAULT_DEPTH)),
+            Command::Stop => {
+                // Stop with nothing running is ignored silently: a stop that crosses a search's
+                // own bestmove is normal and not the client's mistake.
+                if let Some(job) = &self.job {
+                    job.signal_stop();
+                }
+            }
+            Command::PonderHit => {
+                // Like stop, a ponderhit with no ponder search running is ignored silently.
+                if let Some(signal) = self.job.as_ref().and_then(|job| job.ponderhit.as_ref()) {
+                    signal.store(true, Ordering::Release);
+                }
+            }
+            Command::Quit => return Flow::Quit,
+            Command::Query(query) => self.out.send(&ugi::response(query, &self.position)),
+            Command::Display => self
+                .out
+                .send(&ugi::board_picture(&self.position, self.moves.len())),
+            Command::Eval => self
+                .out
+                .send(&ugi::eval_report(&self.position, self.network.as_deref())),
+        }
+        Flow::Continue
+    }
+
+    /// Gives the idle searcher's table the `Hash` size if it has another (or none yet). A size
+    /// the machine cannot give is reported in one error line, and the previous table is kept
+    /// (at start, the default size is taken instead).
+    fn allocate_table(&mut self) {
+        self.reap(false);
+        let wanted = self.hash_mb;
+        let Some(searcher) = self.searcher.as_mut() else {
+            return; // a job holds it: its table was allocated before the job started
+        };
+        if searcher.hash_mb() == wanted {
+            return;
+        }
+        if let Err(why) = searcher.set_hash_mb(wanted) {
+            if searcher.hash_mb() == 0 {
+                // Nothing was allocated yet: the default size was had at every start so far.
+                let _ = searcher.set_hash_mb(ugi::HASH.default);
+            }
+            self.hash_mb = searcher.hash_mb();
+            self.out.send(&ugi::error_line(format!(
+                "Hash {wanted} MiB: {why}; keeping {} MiB",
+                self.hash_mb
+            )));
+        }
+    }
+
+    /// A new game from the start position of `BoardSize`.
+    fn reset_game(&mut self) {
+        self.position = Position::start(self.board_size);
+        self.moves.clear();
+    }
+
+    /// Joins a finished job (or, with `wait`, any job), taking back its searcher.
+    fn reap(&mut self, wait: bool) {
+        let Some(job) = self
+            .job
+            .take_if(|job| wait || job.finished.load(Ordering::SeqCst))
+        else {
+            return;
+        };
+        match job.handle.join() {
+            Ok(Some(searcher)) => self.searcher = Some(searcher),
+            Ok(None) | Err(_) if job.kind == JobKind::Search => {
+                self.searcher = Some(self.fresh_searcher())
+            }
+            _ => {}
+        }
+    }
+
+    /// The searcher when no job runs; otherwise one error line naming what was refused.
+    fn idle_searcher(&mut self, what: &str) -> Option<&mut Searcher> {
+        // A search told to stop ends within milliseconds: wait for it, as GUIs send `stop`,
+        // `position`, `go` without waiting for the `bestmove` in between.
+        let stopping = self
+            .job
+            .as_ref()
+            .is_some_and(|job| job.kind == JobKind::Search && job.stop.load(Ordering::SeqCst));
+        self.reap(stopping);
+        if let Some(job) = &self.job {
+            let running = match job.kind {
+                JobKind::Search => "a search",
+                JobKind::Perft => "go perft",
+                JobKind::Bench => "bench",
+            };
+            self.out.send(&ugi::error_line(format!(
+                "{what} refused: {running} is running (send stop first)"
+            )));
+            return None;
+        }
+        self.searcher.as_mut()
+    }
+
+    fn set_option(&mut self, setting: OptionSetting) {
+        match setting {
+            // The position is the loop's, not the search's: it can change mid-search.
+            OptionSetting::BoardSize(size) => {
+                self.board_size = size;
+                self.reset_game();
+            }
+            OptionSetting::HashMb(megabytes) => {
+                // Allocated at the next `isready` or `go`, which report a size that cannot be
+                // had.
+                if self.idle_searcher("setoption Hash").is_some() {
+                    self.hash_mb = megabytes;
+                }
+            }
+            OptionSetting::MoveOverheadMs(milliseconds) => {
+                if let Some(searcher) = self.idle_searcher("setoption Move Overhead") {
+                    searcher.set_move_overhead_ms(milliseconds);
+                    self.move_overhead_ms = milliseconds;
+                }
+            }
+            OptionSetting::MultiPv(lines) => {
+                if let Some(searcher) = self.idle_searcher("setoption MultiPV") {
+                    searcher.set_multipv(lines);
+                    self.multipv = lines;
+                }
+            }
+            OptionSetting::Ponder(on) => self.ponder = on,
+            OptionSetting::EvalFile(choice) => {
+                if self.idle_searcher("setoption EvalFile").is_none() {
+                    return;
+                }
+                match choice.load() {
+                    Ok(network) => {
+                        self.network = network.clone();
+                        if let Some(searcher) = self.searcher.as_mut() {
+                            searcher.set_network(network);
+                        }
+                    }
+                    Err(why) => self.out.send(&ugi::error_line(format!(
+                        "EvalFile '{}': {why}",
+                        ugi::shown(&choice.to_string())
+                    ))),
+                }
+            }
+            OptionSetting::ClearHash => {
+                if let Some(searcher) = self.idle_searcher("setoption Clear Hash") {
+                    searcher.clear_hash();
+                }
+            }
+            OptionSetting::SearchParam { name, value } => {
+                let mut params = self.params;
+                if let Err(why) = params.set(name, &value) {
+                    // The parser checked the value: only a changed parameter table gets here.
+                    self.out
+                        .send(&ugi::error_line(format!("option {name}: {why}")));
+                    return;
+                }
+                let Some(searcher) = self.idle_searcher("setoption") else {
+                    return;
+                };
+                searcher.set_params(params);
+                self.params = params;
+            }
+            OptionSetting::Threads(threads) => {
+                let Some(searcher) = self.idle_searcher("setoption Threads") else {
+                    return;
+                };
+                match searcher.set_threads(threads) {
+                    Ok(()) => self.threads = threads,
+                    Err(why) => self.out.send(&ugi::error_line(why)),
+                }
+            }
+        }
+    }
+
+    /// `position`: all or nothing; the first bad move is named with its number (from 1).
+    fn set_position(&mut self, command: PositionCommand) {
+        let start = match command.start {
+            Start::StartPos => Position::start(self.board_size),
+            Start::Fen(position) => *position,
+        };
+        let mut position = start;
+        let mut moves = Vec::with_capacity(command.moves.len());
+        for (index, text) in command.moves.iter().enumerate() {
+            match position.parse_move(text) {
+                Ok(mv) => {
+                    moves.push(mv);
+                    position = position.play(mv);
+                }
+                Err(error) => {
+                    self.out.send(&ugi::error_line(format!(
+                        "position: move {} '{}': {error}; position unchanged",
+                        index + 1,
+                        ugi::shown(text)
+                    )));
+                    return;
+                }
+            }
+        }
+        self.moves = moves;
+        self.position = position;
+    }
+
+    /// `go`: `searchmoves` (as written) restricts the root moves; illegal ones are named in one
+    /// error line and the rest searched.
+    fn go(&mut self, limits: Limits, searchmoves: &[String]) {
+        // First wait for a stopped search to end: the game-over answer must not depend on
+        // whether its thread has finished yet.
+        if self.idle_searcher("go").is_none() {
+            return;
+        }
+        self.allocate_table();
+        if let Some(winner) = self.position.winner() {
+            self.out.send(&ugi::game_over_line(winner));
+            self.out.send(&ugi::bestmove_line(None));
+            return;
+        }
+        let mut root_moves = Vec::with_capacity(searchmoves.len());
+        let mut refused = Vec::new();
+        for text in searchmoves {
+            match self.position.parse_move(text) {
+                Ok(mv) if !root_moves.contains(&mv) => root_moves.push(mv),
+                Ok(_) => {}
+                Err(error) => refused.push(format!("'{}' ({error})", ugi::shown(text))),
+            }
+        }
+        if !refused.is_empty() {
+            let kept = if root_moves.is_empty() {
+                "no move left to search".to_owned()
+            } else {
+                format!("searching the other {}", root_moves.len())
+            };
+            self.out.send(&ugi::error_line(format!(
+                "go searchmoves: {}; {kept}",
+                refused.join(", ")
+            )));
+            if root_moves.is_empty() {
+                self.out.send(&ugi::bestmove_line(None));
+                return;
+            }
+        }
+        let Some(searcher) = self.searcher.take() else {
+            return;
+        };
+        let ponderhit = searcher.ponderhit_signal();
+        ponderhit.store(false, Ordering::Release);
+        let job = SearchJob {
+            position: self.position,
+            limits,
+            root_moves,
+            name_reply: self.ponder,
+            ponderhit: Arc::clone(&ponderhit),
+        };
+        self.spawn(JobKind::Search, move |stop, finished, out| {
+            Some(search_job(searcher, job, stop, finished, out))
+        });
+        if let Some(job) = self.job.as_mut().filter(|_| limits.ponder) {
+            job.ponderhit = Some(ponderhit);
+        }
+    }
+
+    fn start_perft(&mut self, depth: u32) {
+        if self.idle_searcher("go perft").is_none() {
+            return;
+        }
+        let position = self.position;
+        self.spawn(JobKind::Perft, move |stop, finished, out| {
+            perft_job(&position, depth, &stop, &finished, &out);
+            None
+        });
+    }
+
+    fn start_bench(&mut self, depth: u32) {
+        if self.idle_searcher("bench").is_none() {
+            return;
+        }
+        let network = self.network.clone();
+        self.spawn(JobKind::Bench, move |stop, finished, out| {
+            let result = bench::run_until(depth, 1, network, &stop);
+            if result.positions < bench::POSITIONS.len() {
+                out.send(&format!(
+                    "info string bench stopped after {} of {} positions: the total is partial",
+                    result.positions,
+                    bench::POSITIONS.len()
+                ));
+            }
+            finished.store(true, Ordering::SeqCst);
+            out.send(&format!("{} nodes {} nps", result.nodes, result.nps));
+            None
+        });
+    }
+
+    /// Starts `work` on a worker thread. If no thread can be created, the error is reported
+    /// and, for a search, a fresh searcher replaces the one that went down with `work`.
+    fn spawn<F>(&mut self, kind: JobKind, work: F)
+    where
+        F: FnOnce(Arc<AtomicBool>, Arc<AtomicBool>, Output) -> Option<Searcher> + Send + 'static,
+    {
+        let stop = Arc::new(AtomicBool::new(false));
+        let finished = Arc::new(AtomicBool::new(false));
+        let (job_stop, job_finished, out) = (stop.clone(), finished.clone(), self.out.clone());
+        let spawned = thread::Builder::new()
+            .name(format!("{kind:?}").to_lowercase())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || work(job_stop, job_finished, out));
+        match spawned {
+            Ok(handle) => {
+                self.job = Some(Job {
+                    kind,
+                    stop,
+                    finished,
+                    handle,
+                    ponderhit: None,
+                })
+            }
+            Err(error) => {
+                self.out
+                    .send(&ugi::error_line(format!("cannot start a thread: {error}")));
+                if kind == JobKind::Search {
+                    self.searcher = Some(self.fresh_searcher());
+                }
+            }
+        }
+    }
+
+    /// End of the session (`quit` or end of input): the job is stopped and joined (every job
+    /// ends within milliseconds of `stop`), so a search's `bestmove` is printed.
+    fn shutdown(&mut self) {
+        if let Some(job) = &self.job {
+            job.signal_stop();
+            self.reap(true);
+        }
+    }
+}
+
+/// What a search job searches, and how its `bestmove` is written.
+struct SearchJob {
+    position: Position,
+    limits: Limits,
+    /// `searchmoves` (empty: all).
+    root_moves: Vec<Move>,
+    /// `Ponder` is on: `bestmove` names the reply the search expects.
+    name_reply: bool,
+    /// The ponder-hit signal of a `go ponder` search.
+    ponderhit: Arc<AtomicBool>,
+}
+
+/// The search thread: search, report each iteration, wait for `stop` after an infinite search
+/// (or for the ponder hit of a ponder search), then exactly one `bestmove` — always a legal
+/// move, even if stopped before depth 1 finished.
+fn search_job(
+    mut searcher: Searcher,
+    job: SearchJob,
+    stop: Arc<AtomicBool>,
+    finished: Arc<AtomicBool>,
+    out: Output,
+) -> Searcher {
+    let SearchJob {
+        position,
+        limits,
+        root_moves,
+        name_reply,
+        ponderhit,
+    } = job;
+    let mut report = |report: crate::search::Report| out.send(&ugi::report_line(report));
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        searcher.search_among(&position, &limits, &root_moves, &stop, &mut report)
+    }));
+    let (proposed, reply, healthy) = match outcome {
+        Ok(result) => (result.best_move, result.ponder, true),
+        Err(_) => {
+            out.send(&ugi::error_line("the search failed; playing a legal move"));
+            (None, None, false)
+        }
+    };
+    // `go infinite` never ends by itself, nor `go ponder` before its ponder hit: after the
+    // last iteration, wait for stop, ponderhit or quit.
+    let waiting = || limits.infinite || (limits.ponder && !ponderhit.load(Ordering::Acquire));
+    while waiting() && !stop.load(Ordering::SeqCst) {
+        thread::park_timeout(Duration::from_millis(5));
+    }
+    let legal = position.legal_moves();
+    let best = match proposed {
+        Some(mv) if legal.contains(&mv) => Some(mv),
+        Some(mv) => {
+            out.send(&ugi::error_line(format!(
+                "the search proposed the illegal move {mv}; playing a legal move"
+            )));
+            legal.first().copied()
+        }
+        None => legal.first().copied(),
+    };
+    // The reply is named only when it is legal after the move played.
+    let reply = reply.filter(|reply| {
+        best.is_some_and(|best| {
+            proposed == Some(best) && position.play(best).try_play(*reply).is_ok()
+        })
+    });
+    finished.store(true, Ordering::SeqCst);
+    match (best, reply) {
+        (Some(best), Some(reply)) if name_reply => {
+            out.send(&ugi::bestmove_ponder_line(best, reply))
+        }
+        _ => out.send(&ugi::bestmove_line(best)),
+    }
+    if healthy {
+        searcher
+    } else {
+        Searcher::new()
+    }
+}
+
+/// `go perft D`: the CLI's divide output (`<move>: <count>` per root move in generation order,
+/// then `Nodes searched: <N>`), each root move counted with [`perft::perft`] below it, as
+/// [`perft::divide`] does; `stop` ends it within a millisecond, with a partial total.
+fn perft_job(
+    position: &Position,
+    depth: u32,
+    stop: &AtomicBool,
+    finished: &AtomicBool,
+    out: &Output,
+) {
+    let mut total = 0u64;
+    if depth == 0 {
+        total = 1;
+    } else {
+        let moves = position.legal_moves();
+        for (done, &mv) in moves.iter().enumerate() {
+            if stop.load(Ordering::SeqCst) {
+                out.send(&format!(
+                    "info string perft stopped after {done} of {} root moves: the total is partial",
+                    moves.len()
+                ));
+                break;
+            }
+            let Some(count) = perft::perft_until(&position.play(mv), depth - 1, stop) else {
+                out.send(&format!(
+                    "info string perft stopped after {done} of {} root moves: the total is partial",
+                    moves.len()
+                ));
+                break;
+            };
+            total += count;
+            out.send(&format!("{mv}: {count}"));
+        }
+    }
+    finished.store(true, Ordering::SeqCst);
+    out.send(&format!("Nodes searched: {total}"));
+}
+
+/// Reads one line into `buffer` (without its line ending). Returns `Ok(false)` at end of input;
+/// a line longer than [`MAX_LINE`] is consumed whole but only its first bytes kept, and reported
+/// by `too_long`.
+fn read_line(
+    input: &mut impl BufRead,
+    buffer: &mut Vec<u8>,
+    too_long: &mut bool,
+) -> std::io::Result<bool> {
+    buffer.clear();
+    *too_long = false;
+    let read = input
+        .by_ref()
+        .take(MAX_LINE as u64)
+        .read_until(b'\n', buffer)?;
+    if read == 0 {
+        return Ok(false);
+    }
+    if buffer.last() != Some(&b'\n') && buffer.len() >= MAX_LINE {
+        *too_long = true;
+        // Skip the rest of the line without keeping it.
+        loop {
+            let chunk = input.fill_buf()?;
+            if chunk.is_empty() {
+                break;
+            }
+            match chunk.iter().position(|&b| b == b'\n') {
+                Some(at) => {
+                    input.consume(at + 1);
+                    break;
+                }
+                None => {
+                    let length = chunk.len();
+                    input.consume(length);
+                }
+            }
+        }
+    }
+    while matches!(buffer.last(), Some(b'\n' | b'\r')) {
+        buffer.pop();
+    }
+    Ok(true)
+}
+
+/// Runs the protocol on `input` / `output` until `quit` or end of input; returns the exit code.
+pub fn run(mut input: impl BufRead, output: Box<dyn Write + Send>) -> i32 {
+    let mut engine = Engine::new(Output::new(output));
+    let mut buffer = Vec::with_capacity(4096);
+    let mut too_long = false;
+    loop {
+        match read_line(&mut input, &mut buffer, &mut too_long) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(error) => {
+                engine
+                    .out
+                    .send(&ugi::error_line(format!("reading input: {error}")));
+                break;
+            }
+        }
+        if too_long {
+            engine.out.send(&ugi::error_line(format!(
+                "line longer than {MAX_LINE} bytes ignored"
+            )));
+            buffer = Vec::with_capacity(4096);
+            continue;
+        }
+        let line = String::from_utf8_lossy(&buffer);
+        if engine.handle(&line) == Flow::Quit {
+            break;
+        }
+    }
+    engine.shutdown();
+    0
+}

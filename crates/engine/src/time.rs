@@ -1,0 +1,222 @@
+//! Time management: how long one search may think, from the `go` limits.
+//!
+//! Two deadlines come out of the limits. The *soft* one is the time the search means to spend:
+//! between iterations it stops once past it, or once the next iteration, predicted from the last
+//! one's growth, would end past the hard one. The *hard* one is never crossed: the main search
+//! thread reads the clock every [`CHECK_INTERVAL`] nodes and stops at it. Both keep a margin for
+//! the process latency (reading the command, printing `bestmove`, the runner's own overhead), and
+//! the hard deadline never plans more than a fraction of the clock, so a game is never lost on
+//! time by this engine.
+
+use std::time::{Duration, Instant};
+
+use crate::limits::Limits;
+use lielow_rules::board::Side;
+
+/// Nodes between two reads of the clock and of the stop flag by the main thread (at several
+/// million nodes per second, well under a millisecond).
+pub const CHECK_INTERVAL: u64 = 1024;
+
+/// The default `Move Overhead`: kept back from every time budget for the process and pipe
+/// latency (reading the command, printing `bestmove`, the runner's own overhead), in ms.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+/// Kept back from a clock on top of the move overhead: a clock, unlike a `movetime`, is lost
+/// for good when it runs out.
+pub const CLOCK_SAFETY_MS: u64 = 30;
+/// Kept back from the clock with the default overhead, in milliseconds.
+pub const CLOCK_MARGIN_MS: u64 = DEFAULT_MOVE_OVERHEAD_MS + CLOCK_SAFETY_MS;
+/// The hard deadline never exceeds remaining time / this.
+const HARD_FRACTION: u64 = 4;
+/// Of the remaining time, the soft deadline plans about 1 / this (plus most of the increment).
+const MOVES_TO_GO: u64 = 25;
+
+/// Deadlines of one search, as durations from its start. `None`: no time limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Past this, start no new iteration.
+    pub soft: Option<Duration>,
+    /// Past this, stop at once.
+    pub hard: Option<Duration>,
+    /// A fixed `movetime` bounds the search: its time is spent either way, so iterations go on
+    /// until the hard deadline (the best move of an unfinished iteration still counts).
+    pub fixed: bool,
+}
+
+impl TimeBudget {
+    /// The budget for `side` to move under `limits`, with the default move overhead.
+    pub fn new(limits: &Limits, side: Side) -> TimeBudget {
+        TimeBudget::with_overhead(limits, side, DEFAULT_MOVE_OVERHEAD_MS)
+    }
+
+    /// The budget for `side` to move under `limits`, keeping `overhead` ms back from every
+    /// budget (half a `movetime` at most). `infinite` has no deadline at all; a `movetime` and
+    /// a clock both apply when both are given (the tighter wins).
+    pub fn with_overhead(limits: &Limits, side: Side, overhead: u64) -> TimeBudget {
+        if limits.infinite {
+            return TimeBudget {
+                soft: None,
+                hard: None,
+                fixed: false,
+            };
+        }
+        let mut soft: Option<u64> = None;
+        let mut hard: Option<u64> = None;
+        if let Some(movetime) = limits.movetime {
+            let ms = movetime.saturating_sub(overhead.min(movetime / 2)).max(1);
+            soft = Some(ms);
+            hard = Some(ms);
+        }
+        if let Some(clock) = limits.clock {
+            let time = clock.time[side.index()];
+            let increment = clock.increment[side.index()];
+            let available = time.saturating_sub(overhead + CLOCK_SAFETY_MS);
+            // With `movestogo`, the clock has to last only that many moves before it is
+            // topped up: plan an even share of it, and let the hard deadline grow towards the
+            // whole clock (three quarters of it for the last move before the control).
+            let moves = clock
+                .moves_to_go
+                .map_or(MOVES_TO_GO, |n| u64::from(n).clamp(1, MOVES_TO_GO));
+            let clock_hard = if moves < HARD_FRACTION {
+                available * 3 / (4 * moves)
+            } else {
+                available / HARD_FRACTION
+            }
+            .max(1);
+            let clock_soft = (available / moves + increment * 3 / 4).clamp(1, clock_hard);
+            soft = Some(soft.map_or(clock_soft, |s| s.min(clock_soft)));
+            hard = Some(hard.map_or(clock_hard, |h| h.min(clock_hard)));
+        }
+        TimeBudget {
+            soft: soft.map(Duration::from_millis),
+            hard: hard.map(Duration::from_millis),
+            fixed: limits.movetime.is_some() && limits.clock.is_none(),
+        }
+    }
+
+    /// Whether a search started at `started` must stop now (hard deadline passed).
+    #[inline]
+    pub fn hard_expired(&self, started: Instant) -> bool {
+        self.hard.is_some_and(|hard| started.elapsed() >= hard)
+    }
+
+    /// Whether to start another iteration, given the time the search has used so far and the
+    /// time the last iteration took.
+    pub fn next_iteration_fits(&self, elapsed: Duration, last_iteration: Duration) -> bool {
+        if self.fixed {
+            // Nothing is saved by stopping early; an unfinished iteration can still improve on
+            // the last move (its first root move is the last best one).
+            return self.hard.is_none_or(|hard| elapsed < hard);
+        }
+        if self.soft.is_some_and(|soft| elapsed >= soft) {
+            return false;
+        }
+        // Each iteration has cost roughly twice the previous one (the effective branching
+        // factor with good move ordering); do not start one that would cross the hard deadline.
+        self.hard
+            .is_none_or(|hard| elapsed + last_iteration * 2 <= hard)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Clock;
+
+    #[test]
+    fn moves_to_go_shares_the_clock_among_the_moves_left() {
+        let with = |moves_to_go| {
+            let mut limits = clock(10_040, 0);
+            if let Some(clock) = limits.clock.as_mut() {
+                clock.moves_to_go = moves_to_go;
+            }
+            TimeBudget::new(&limits, Side::Blue)
+        };
+        let ms = |d: Option<Duration>| d.unwrap().as_millis() as u64;
+        // Without it, a 25th of the clock; with 40 moves to go, no more than that.
+        assert_eq!(ms(with(None).soft), 400);
+        assert_eq!(ms(with(Some(40)).soft), 400);
+        assert_eq!(ms(with(Some(10)).soft), 1000);
+        // The last move before the control may use most of the clock, never all of it.
+        assert_eq!(ms(with(Some(1)).hard), 7500);
+        assert_eq!(ms(with(Some(1)).soft), 7500);
+        assert_eq!(ms(with(Some(2)).hard), 3750);
+        assert_eq!(ms(with(Some(0)).hard), 7500);
+        for n in 1..60 {
+            let budget = with(Some(n));
+            assert!(
+                ms(budget.soft) <= ms(budget.hard) && ms(budget.hard) < 10_000,
+                "{n}"
+            );
+        }
+    }
+
+    fn clock(time: u64, increment: u64) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                time: [time, 1_000_000],
+                increment: [increment, 0],
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn never_plans_more_than_the_clock_minus_margin() {
+        for time in [0, 1, 10, 39, 40, 41, 100, 1000, 60_000, 3_600_000] {
+            for increment in [0, 10, 100, 1000, 10_000] {
+                let budget = TimeBudget::new(&clock(time, increment), Side::Blue);
+                let hard = budget.hard.unwrap().as_millis() as u64;
+                let soft = budget.soft.unwrap().as_millis() as u64;
+                assert!(soft <= hard, "time {time} inc {increment}");
+                assert!(
+                    hard <= time.saturating_sub(CLOCK_MARGIN_MS).max(1),
+                    "time {time} inc {increment}: hard {hard}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn uses_the_movers_clock_and_the_increment() {
+        let budget = TimeBudget::new(&clock(10_000, 0), Side::Blue);
+        assert_eq!(budget.soft, Some(Duration::from_millis((10_000 - 40) / 25)));
+        let red = TimeBudget::new(&clock(10_000, 0), Side::Red);
+        assert!(red.soft > budget.soft);
+        let with_increment = TimeBudget::new(&clock(10_000, 1000), Side::Blue);
+        assert!(with_increment.soft.unwrap() > budget.soft.unwrap() + Duration::from_millis(500));
+    }
+
+    #[test]
+    fn movetime_and_infinite() {
+        let limits = Limits {
+            movetime: Some(200),
+            ..Limits::default()
+        };
+        let budget = TimeBudget::new(&limits, Side::Red);
+        assert_eq!(budget.hard, Some(Duration::from_millis(190)));
+        let overhead = TimeBudget::with_overhead(&limits, Side::Red, 50);
+        assert_eq!(overhead.hard, Some(Duration::from_millis(150)));
+        let on_clock = TimeBudget::with_overhead(&clock(1_080, 0), Side::Blue, 50);
+        assert_eq!(on_clock.hard, Some(Duration::from_millis(250)));
+        let infinite = Limits {
+            infinite: true,
+            movetime: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(TimeBudget::new(&infinite, Side::Blue).hard, None);
+        assert_eq!(TimeBudget::new(&Limits::default(), Side::Blue).hard, None);
+        let budget = TimeBudget::new(&limits, Side::Blue);
+        assert!(budget.fixed);
+        assert!(budget.next_iteration_fits(Duration::from_millis(100), Duration::from_millis(60)));
+        assert!(!budget.next_iteration_fits(Duration::from_millis(190), Duration::from_millis(5)));
+        let with_clock = Limits {
+            clock: clock(10_000, 0).clock,
+            ..limits
+        };
+        let budget = TimeBudget::new(&with_clock, Side::Blue);
+        assert!(!budget.fixed);
+        assert!(!budget.next_iteration_fits(Duration::from_millis(100), Duration::from_millis(60)));
+        assert!(budget.next_iteration_fits(Duration::from_millis(10), Duration::from_millis(5)));
+    }
+}

@@ -1,0 +1,541 @@
+//! The position: stacks by side and height, crowns, side to move, and the Zobrist key.
+//!
+//! `Position` is a small `Copy` value played by copy-make: [`Position::play`] returns the child
+//! and leaves the parent as it was, so the search and perft never undo a move. The game record
+//! (moves played, the starting position) lives outside it. The methods that need move generation
+//! (`legal_moves`, `try_play`, `parse_move`) are added by `movegen`, which builds on this module
+//! (and not the other way round).
+
+use std::fmt;
+
+use crate::board::{Bitboard, BoardSize, Side, Square, MAX_HEIGHT};
+use crate::moves::{Move, MoveTextError};
+use crate::zobrist;
+
+/// A legal Lielow position of either board size, or the final position of a finished game.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// `by_height[h]`: every stack (of both sides) of height `h`; `by_height[0]` stays empty.
+    by_height: [Bitboard; MAX_HEIGHT + 1],
+    /// Every stack of each side.
+    occupied: [Bitboard; 2],
+    /// `stack_count[side][h]`: how many stacks of height `h` the side has.
+    stack_count: [[u8; MAX_HEIGHT + 1]; 2],
+    /// Bit `h` set when the side has a stack of height `h`: lets move counting visit only the
+    /// heights present and find the tallest stacks with one leading-zero count.
+    height_set: [u16; 2],
+    key: u64,
+    crowns: [Option<Square>; 2],
+    side_to_move: Side,
+    size: BoardSize,
+    /// Set by a move that captured a king or bore off the mover's own king.
+    winner: Option<Side>,
+}
+
+/// Why a move cannot be played in a position. The message never repeats the move's text: a
+/// caller that shows it quotes it itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The text is no move.
+    Text(MoveTextError),
+    /// The game is over.
+    GameOver {
+        /// Who won.
+        winner: Side,
+    },
+    /// The origin square is off this board.
+    OriginOffBoard,
+    /// No stack stands on the origin square.
+    NoStack,
+    /// The stack on the origin square is the opponent's.
+    OpponentStack,
+    /// A bear-off of a stack that cannot reach the edge.
+    NoBearOff,
+    /// The landing square is off this board.
+    LandingOffBoard,
+    /// The landing square holds a friendly stack.
+    FriendlyLanding,
+    /// A capture written with `-`.
+    CaptureNeedsX,
+    /// A move to an empty square written with `x`.
+    EmptyNeedsDash,
+    /// The landing is not exactly the stack's height away in a straight line.
+    WrongDistance {
+        /// The stack's height.
+        height: usize,
+    },
+    /// The move is not among the legal moves (a move given as a value, not text).
+    NotLegal,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            IllegalMove::Text(error) => write!(f, "{error}"),
+            IllegalMove::GameOver { winner } => write!(f, "the game is over ({winner} has won)"),
+            IllegalMove::OriginOffBoard => f.write_str("the origin square is off the board"),
+            IllegalMove::NoStack => f.write_str("no stack on the origin square"),
+            IllegalMove::OpponentStack => f.write_str("the stack there belongs to the opponent"),
+            IllegalMove::NoBearOff => {
+                f.write_str("that stack is too far from every edge to bear off")
+            }
+            IllegalMove::LandingOffBoard => f.write_str("the landing square is off the board"),
+            IllegalMove::FriendlyLanding => {
+                f.write_str("the landing square holds a friendly stack")
+            }
+            IllegalMove::CaptureNeedsX => {
+                f.write_str("that lands on an enemy stack: write it with 'x'")
+            }
+            IllegalMove::EmptyNeedsDash => {
+                f.write_str("the landing square is empty: write it with '-'")
+            }
+            IllegalMove::WrongDistance { height } => write!(
+                f,
+                "a stack of height {height} moves exactly {height} squares in a straight line"
+            ),
+            IllegalMove::NotLegal => f.write_str("not a legal move here"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Why a set of stacks is no position: its crowns break the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrownError {
+    /// A side with two crowned stacks.
+    TwoCrowns {
+        /// The side.
+        side: Side,
+        /// The first crowned stack.
+        first: Square,
+        /// The second.
+        second: Square,
+    },
+    /// A side whose uniquely tallest stack does not carry its crown.
+    NotOnTallest {
+        /// The side.
+        side: Side,
+        /// Its uniquely tallest stack.
+        tallest: Square,
+    },
+}
+
+impl fmt::Display for CrownError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            CrownError::TwoCrowns {
+                side,
+                first,
+                second,
+            } => write!(f, "{side} has two crowns, on {first} and {second}"),
+            CrownError::NotOnTallest { side, tallest } => write!(
+                f,
+                "{side}'s uniquely tallest stack on {tallest} must carry its crown (uppercase letter)"
+            ),
+        }
+    }
+}
+
+impl Position {
+    /// The start position of a board size.
+    pub fn start(size: BoardSize) -> Position {
+        let mut position = Position::empty(size, Side::Blue);
+        let n = size.n();
+        let ranks: &[(Side, usize)] = match size {
+            BoardSize::Eight => &[(Side::Blue, 1), (Side::Red, 6)],
+            BoardSize::Nine => &[
+                (Side::Blue, 0),
+                (Side::Blue, 2),
+                (Side::Red, 6),
+                (Side::Red, 8),
+            ],
+        };
+        for &(side, rank) in ranks {
+            for file in 0..n {
+                let square = Square::new(file, rank).expect("start squares are on the board");
+                position.put(side, 1, square);
+            }
+        }
+        position
+    }
+
+    /// A board with no stacks and no crowns.
+    pub(crate) fn empty(size: BoardSize, side_to_move: Side) -> Position {
+        let mut position = Position {
+            by_height: [Bitboard::EMPTY; MAX_HEIGHT + 1],
+            occupied: [Bitboard::EMPTY; 2],
+            stack_count: [[0; MAX_HEIGHT + 1]; 2],
+            height_set: [0; 2],
+            key: 0,
+            crowns: [None; 2],
+            side_to_move,
+            size,
+            winner: None,
+        };
+        position.key = position.compute_key();
+        position
+    }
+
+    /// The board size.
+    #[inline]
+    pub fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    /// The side whose turn it is.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side_to_move
+    }
+
+    /// The Zobrist key, kept up to date by every move.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Every stack of `side`.
+    #[inline]
+    pub fn stacks(&self, side: Side) -> Bitboard {
+        self.occupied[side.index()]
+    }
+
+    /// Every stack of both sides.
+    #[inline]
+    pub fn all_stacks(&self) -> Bitboard {
+        self.occupied[0] | self.occupied[1]
+    }
+
+    /// The stacks of `side` of height `height` (1..=9).
+    #[inline]
+    pub fn stacks_of_height(&self, side: Side, height: usize) -> Bitboard {
+        self.by_height[height] & self.occupied[side.index()]
+    }
+
+    /// The heights `side` has stacks of, as a set: bit `h` for height `h`.
+    #[inline]
+    pub fn height_set(&self, side: Side) -> u16 {
+        self.height_set[side.index()]
+    }
+
+    /// Height of the stack on `square`, 0 if the square is empty.
+    #[inline]
+    pub fn height(&self, square: Square) -> usize {
+        let bit = square.bit();
+        if (self.occupied[0] & bit).any() {
+            self.height_of(Side::Blue, bit)
+        } else if (self.occupied[1] & bit).any() {
+            self.height_of(Side::Red, bit)
+        } else {
+            0
+        }
+    }
+
+    /// Height of `side`'s stack on the square `bit`, found among the heights `side` has (no
+    /// per-square table: leaving it out keeps `Position` small enough to copy inline).
+    #[inline]
+    fn height_of(&self, side: Side, bit: Bitboard) -> usize {
+        let mut heights = self.height_set[side.index()];
+        while heights != 0 {
+            let height = heights.trailing_zeros() as usize;
+            if (self.by_height[height] & bit).any() {
+                return height;
+            }
+            heights &= heights - 1;
+        }
+        0
+    }
+
+    /// The owner and height of the stack on `square`.
+    #[inline]
+    pub fn stack(&self, square: Square) -> Option<(Side, usize)> {
+        let height = self.height(square);
+        if height == 0 {
+            None
+        } else if self.occupied[0].contains(square) {
+            Some((Side::Blue, height))
+        } else {
+            Some((Side::Red, height))
+        }
+    }
+
+    /// The square of `side`'s king (the stack carrying its crown), if it has one.
+    #[inline]
+    pub fn king(&self, side: Side) -> Option<Square> {
+        self.crowns[side.index()]
+    }
+
+    /// The winner, once the game is over: a king was captured or borne off, or the side to move
+    /// has no stack (so no move) left.
+    #[inline]
+    pub fn winner(&self) -> Option<Side> {
+        if self.winner.is_some() {
+            self.winner
+        } else if self.occupied[self.side_to_move.index()].is_empty() {
+            Some(self.side_to_move.opponent())
+        } else {
+            None
+        }
+    }
+
+    /// A king was captured or borne off, or the side to move has no move.
+    #[inline]
+    pub fn is_game_over(&self) -> bool {
+        self.winner().is_some()
+    }
+
+    /// Plays `mv`, which must be legal here (for example generated by `movegen`), returning the
+    /// child position. A move that is not legal gives a wrong position, never undefined behaviour.
+    #[inline]
+    pub fn play(&self, mv: Move) -> Position {
+        let mut child = *self;
+        child.play_in_place(mv);
+        child
+    }
+
+    /// The same position with the other side to move: a "null move", which the rules do not
+    /// allow; the search uses it to ask whether the side to move is so far ahead that even
+    /// passing would keep it above beta.
+    #[inline]
+    pub fn pass(&self) -> Position {
+        let mut child = *self;
+        child.flip_side();
+        child
+    }
+
+    /// Applies a legal move to this position.
+    #[inline(always)]
+    pub fn play_in_place(&mut self, mv: Move) {
+        let us = self.side_to_move;
+        let them = us.opponent();
+        let from = mv.from();
+        let height = self.height_of(us, from.bit());
+        debug_assert!(
+            height > 0 && self.occupied[us.index()].contains(from),
+            "{mv} moves no stack of the mover"
+        );
+        self.remove(us, height, from);
+        let king_moved = self.crowns[us.index()] == Some(from);
+        self.flip_side();
+
+        let Some(to) = mv.to() else {
+            if king_moved {
+                // Bearing off one's own king loses at once.
+                self.set_crown(us, None);
+                self.winner = Some(them);
+            } else {
+                self.crown_tallest(us);
+            }
+            return;
+        };
+
+        let captured = self.height_of(them, to.bit());
+        let new_height = if captured > 0 {
+            self.remove(them, captured, to);
+            1
+        } else {
+            height + 1
+        };
+        self.put(us, new_height, to);
+        if king_moved {
+            self.set_crown(us, Some(to));
+        }
+        if captured == 0 {
+            // A stack that grew changes the mover's tallest only if it is now the tallest, alone.
+            let taller = self.height_set[us.index()] >> (new_height + 1);
+            if taller == 0 && self.stack_count[us.index()][new_height] == 1 && !king_moved {
+                self.set_crown(us, Some(to));
+            }
+            return;
+        }
+        if captured > 0 && self.crowns[them.index()] == Some(to) {
+            // Capturing the king wins at once; the crown rule is not applied after it.
+            self.set_crown(them, None);
+            self.winner = Some(us);
+            return;
+        }
+        self.crown_tallest(us);
+        self.crown_tallest(them);
+    }
+
+    /// Puts `side`'s crown on its uniquely tallest stack, if it has one.
+    #[inline]
+    fn crown_tallest(&mut self, side: Side) {
+        // The counts tell whether a uniquely tallest stack exists before any board is read.
+        let set = self.height_set[side.index()];
+        if set == 0 || self.stack_count[side.index()][(15 - set.leading_zeros()) as usize] != 1 {
+            return;
+        }
+        if let Some(tallest) = self.uniquely_tallest(side) {
+            if self.crowns[side.index()] != Some(tallest) {
+                self.set_crown(side, Some(tallest));
+            }
+        }
+    }
+
+    /// The stack of `side` strictly taller than all its others, if there is one.
+    pub fn uniquely_tallest(&self, side: Side) -> Option<Square> {
+        let set = self.height_set[side.index()];
+        if set == 0 {
+            return None;
+        }
+        let tallest = (15 - set.leading_zeros()) as usize;
+        let stacks = self.by_height[tallest] & self.occupied[side.index()];
+        if stacks.is_single() {
+            stacks.first()
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn set_crown(&mut self, side: Side, square: Option<Square>) {
+        if let Some(old) = self.crowns[side.index()] {
+            self.key ^= zobrist::crown(side, old);
+        }
+        if let Some(new) = square {
+            self.key ^= zobrist::crown(side, new);
+        }
+        self.crowns[side.index()] = square;
+    }
+
+    #[inline]
+    fn flip_side(&mut self) {
+        self.side_to_move = self.side_to_move.opponent();
+        self.key ^= zobrist::red_to_move();
+    }
+
+    #[inline]
+    fn put(&mut self, side: Side, height: usize, square: Square) {
+        let bit = square.bit();
+        self.occupied[side.index()] |= bit;
+        self.by_height[height] |= bit;
+        self.stack_count[side.index()][height] += 1;
+        self.height_set[side.index()] |= 1 << height;
+        self.key ^= zobrist::stack(side, height, square);
+    }
+
+    #[inline]
+    fn remove(&mut self, side: Side, height: usize, square: Square) {
+        let bit = square.bit();
+        self.occupied[side.index()] ^= bit;
+        self.by_height[height] ^= bit;
+        let count = &mut self.stack_count[side.index()][height];
+        *count -= 1;
+        if *count == 0 {
+            self.height_set[side.index()] &= !(1 << height);
+        }
+        self.key ^= zobrist::stack(side, height, square);
+    }
+
+    /// The key computed from scratch; equal to [`Position::key`] in every position.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for side in Side::BOTH {
+            for square in self.occupied[side.index()] {
+                key ^= zobrist::stack(side, self.height(square), square);
+            }
+            if let Some(square) = self.crowns[side.index()] {
+                key ^= zobrist::crown(side, square);
+            }
+        }
+        if self.side_to_move == Side::Red {
+            key ^= zobrist::red_to_move();
+        }
+        if self.size == BoardSize::Nine {
+            key ^= zobrist::nine_by_nine();
+        }
+        key
+    }
+
+    /// Builds a position from parsed parts, checking the rules a position string can break.
+    /// `stacks` lists (square, side, height, crowned); the caller has checked that the squares
+    /// are distinct and on the board and the heights 1 to N (the LFEN parser and the
+    /// training-data reader do).
+    pub fn from_parts(
+        size: BoardSize,
+        side_to_move: Side,
+        stacks: &[(Square, Side, usize, bool)],
+    ) -> Result<Position, CrownError> {
+        let mut position = Position::empty(size, side_to_move);
+        for &(square, side, height, crowned) in stacks {
+            debug_assert!(
+                (1..=size.n()).contains(&height),
+                "the caller checks heights"
+            );
+            position.put(side, height, square);
+            if crowned {
+                if let Some(first) = position.crowns[side.index()] {
+                    return Err(CrownError::TwoCrowns {
+                        side,
+                        first,
+                        second: square,
+                    });
+                }
+                position.set_crown(side, Some(square));
+            }
+        }
+        for side in Side::BOTH {
+            if let Some(tallest) = position.uniquely_tallest(side) {
+                if position.crowns[side.index()] != Some(tallest) {
+                    return Err(CrownError::NotOnTallest { side, tallest });
+                }
+            }
+        }
+        Ok(position)
+    }
+
+    /// Checks every internal invariant; for tests and debug assertions.
+    pub fn validate(&self) -> Result<(), String> {
+        if (self.occupied[0] & self.occupied[1]).any() {
+            return Err("a square holds stacks of both sides".into());
+        }
+        let board = self.size.geometry().board;
+        if (self.all_stacks() & !board).any() {
+            return Err("a stack lies off the board".into());
+        }
+        for square in board {
+            let height = self.height(square);
+            let listed = (1..=MAX_HEIGHT)
+                .filter(|&h| self.by_height[h].contains(square))
+                .collect::<Vec<_>>();
+            let expected = if self.all_stacks().contains(square) {
+                vec![height]
+            } else {
+                vec![]
+            };
+            if listed != expected
+                || (height > 0) != self.all_stacks().contains(square)
+                || height > self.size.n()
+            {
+                return Err(format!("height tables disagree on {square}"));
+            }
+        }
+        for side in Side::BOTH {
+            for height in 1..=MAX_HEIGHT {
+                let stacks = self.stacks_of_height(side, height).count() as usize;
+                if stacks != self.stack_count[side.index()][height] as usize
+                    || (stacks > 0) != (self.height_set[side.index()] & 1 << height != 0)
+                {
+                    return Err(format!("{side}'s stack counts disagree at height {height}"));
+                }
+            }
+            if let Some(king) = self.crowns[side.index()] {
+                if !self.occupied[side.index()].contains(king) {
+                    return Err(format!("{side}'s crown on {king} is not on its own stack"));
+                }
+            }
+        }
+        if self.key != self.compute_key() {
+            return Err("incremental key differs from the recomputed key".into());
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self)
+    }
+}
