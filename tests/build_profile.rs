@@ -6,8 +6,9 @@
 
 #[test]
 fn the_test_build_checks_debug_assertions_and_overflow() {
+    let debug_assertions = std::hint::black_box(cfg!(debug_assertions));
     assert!(
-        cfg!(debug_assertions),
+        debug_assertions,
         "built without debug assertions: run the tests with `cargo test` (not --release)"
     );
     let max = std::hint::black_box(u8::MAX);
