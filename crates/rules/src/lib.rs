@@ -11,7 +11,7 @@ pub mod perft;
 pub mod position;
 mod zobrist;
 
-pub use board::{Bitboard, BoardSize, Side, Square};
+pub use board::{Bitboard, BoardSize, BoardSizeError, Side, SideError, Square, SquareError};
 pub use lfen::LfenError;
-pub use moves::Move;
+pub use moves::{Move, MoveTextError};
 pub use position::Position;
