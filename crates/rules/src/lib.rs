@@ -119,3 +119,8 @@ pub use moves::{Move, MoveTextError};
 pub use perft::perft;
 pub use play::{IllegalMove, ReplayError};
 pub use position::{CrownError, InvariantError, PartsError, Position};
+
+/// The README's example, compiled and run as a doc test so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExample;
