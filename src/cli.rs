@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use lielow_engine::bench;
-use lielow_rules::board::BoardSize;
+use lielow_rules::board::{BoardSize, BoardSizeError};
 use lielow_rules::perft;
 use lielow_rules::position::Position;
 
@@ -31,7 +31,7 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
         /// Board size of the start position (ignored with --fen, whose board sets the size).
-        #[arg(long, default_value_t = 8, value_parser = lielow_rules::board::parse_size)]
+        #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
         size: usize,
         /// Print the count below each root move.
         #[arg(long)]
@@ -75,6 +75,11 @@ enum Command {
         #[arg(long, default_value = "embedded", value_name = "EVAL")]
         eval: lielow_engine::nnue::EvalChoice,
     },
+}
+
+/// Reads a `--size` argument (`8` or `9`) for clap, as the squares per side the commands take.
+pub fn board_size(text: &str) -> Result<usize, BoardSizeError> {
+    text.parse::<BoardSize>().map(BoardSize::n)
 }
 
 /// Runs the program with the process arguments; returns the exit code.

@@ -27,7 +27,7 @@ pub struct BoardArgs {
     /// The position: an LFEN (quote it: it holds a space) or `startpos`.
     position: String,
     /// Board size of `startpos` (an LFEN's board gives its own size).
-    #[arg(long, default_value_t = 8, value_parser = lielow_rules::board::parse_size)]
+    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
     size: usize,
     /// The move that led to the position: its squares are tinted.
     #[arg(long, value_name = "MOVE")]
@@ -132,7 +132,7 @@ pub struct SolveArgs {
     /// The position: an LFEN (quote it: it holds a space) or `startpos`.
     position: String,
     /// Board size of `startpos`.
-    #[arg(long, default_value_t = 8, value_parser = lielow_rules::board::parse_size)]
+    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
     size: usize,
     /// Give up after this many nodes.
     #[arg(long, default_value_t = 50_000_000)]
@@ -278,7 +278,7 @@ pub struct AnalyseArgs {
     #[arg(long, value_name = "K | GAME")]
     game: Option<String>,
     /// Board size of `startpos` in --game.
-    #[arg(long, default_value_t = 8, value_parser = lielow_rules::board::parse_size)]
+    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
     size: usize,
     /// Search time per position, in ms (the default when no limit is given: 100).
     #[arg(long, value_name = "MS")]

@@ -102,7 +102,7 @@ pub struct MatchArgs {
     #[arg(long)]
     depth: Option<u32>,
     /// Board size of the start position and of random openings.
-    #[arg(long, default_value_t = 8, value_parser = lielow_rules::board::parse_size)]
+    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
     size: usize,
     /// Openings file: one LFEN per line, optionally followed by ` moves ...`; used in order.
     #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
@@ -156,7 +156,7 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 100)]
     count: usize,
     /// Board size.
-    #[arg(long, default_value_t = 8, value_parser = lielow_rules::board::parse_size)]
+    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
     size: usize,
     /// Random seed: the same seed prints the same openings.
     #[arg(long, default_value_t = 1)]

@@ -319,20 +319,8 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
-/// Input text as quoted in an error: at most 40 characters, control characters as `?`, so an
-/// error line stays one short line whatever was sent.
-pub fn shown(text: &str) -> String {
-    const LIMIT: usize = 40;
-    let mut out: String = text
-        .chars()
-        .take(LIMIT)
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
-    if text.chars().nth(LIMIT).is_some() {
-        out.push_str("...");
-    }
-    out
-}
+// The rules crate owns how input is quoted: its replay errors quote a bad move the same way.
+pub use lielow_rules::quote::shown;
 
 mod reply;
 

@@ -9,6 +9,7 @@
 
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+use std::str::FromStr;
 
 /// Distance between vertically adjacent squares in the shared layout.
 pub const STRIDE: usize = 9;
@@ -52,14 +53,58 @@ impl Side {
             Side::Red => 'r',
         }
     }
+
+    /// The side whose LFEN letter is `letter` (`b` or `r`, lowercase only).
+    pub const fn from_letter(letter: char) -> Option<Side> {
+        match letter {
+            'b' => Some(Side::Blue),
+            'r' => Some(Side::Red),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Side {
+    /// Writes the side's name, `Blue` or `Red` (as messages and reports show it).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Side::Blue => "Blue",
             Side::Red => "Red",
         })
+    }
+}
+
+/// Why a text is no side: neither its LFEN letter (`b`, `r`) nor its name (`Blue`, `Red`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SideError;
+
+impl fmt::Display for SideError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a side is b or r (Blue or Red)")
+    }
+}
+
+impl std::error::Error for SideError {}
+
+impl FromStr for Side {
+    type Err = SideError;
+
+    /// Reads the LFEN letter (`b`, `r`) or the name [`Display`](fmt::Display) writes (`Blue`,
+    /// `Red`), so both text forms read back.
+    ///
+    /// ```
+    /// use lielow_rules::Side;
+    ///
+    /// assert_eq!("r".parse::<Side>(), Ok(Side::Red));
+    /// assert_eq!(Side::Blue.to_string().parse::<Side>(), Ok(Side::Blue));
+    /// assert!("w".parse::<Side>().is_err());
+    /// ```
+    fn from_str(text: &str) -> Result<Side, SideError> {
+        match text {
+            "b" | "Blue" => Ok(Side::Blue),
+            "r" | "Red" => Ok(Side::Red),
+            _ => Err(SideError),
+        }
     }
 }
 
@@ -99,8 +144,48 @@ impl BoardSize {
 }
 
 impl fmt::Display for BoardSize {
+    /// Writes the squares per side, `8` or `9`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.n())
+    }
+}
+
+/// Why a text is no board size. Unlike the other errors of this crate its message quotes the
+/// text: a size is read from a command-line argument, whose message has nothing else to name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardSizeError {
+    /// The text that was read.
+    pub text: String,
+}
+
+impl fmt::Display for BoardSizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a board size: use 8 or 9", self.text)
+    }
+}
+
+impl std::error::Error for BoardSizeError {}
+
+impl FromStr for BoardSize {
+    type Err = BoardSizeError;
+
+    /// Reads `8` or `9`, as [`Display`](fmt::Display) writes them.
+    ///
+    /// ```
+    /// use lielow_rules::BoardSize;
+    ///
+    /// assert_eq!("9".parse::<BoardSize>(), Ok(BoardSize::Nine));
+    /// let error = "10".parse::<BoardSize>().unwrap_err();
+    /// assert_eq!(error.to_string(), "'10' is not a board size: use 8 or 9");
+    /// ```
+    fn from_str(text: &str) -> Result<BoardSize, BoardSizeError> {
+        match text {
+            "8" => Ok(BoardSize::Eight),
+            "9" => Ok(BoardSize::Nine),
+            _ => Err(BoardSizeError {
+                text: text.to_owned(),
+            }),
+        }
     }
 }
 
@@ -165,7 +250,17 @@ impl Square {
         self.file() < size.n() && self.rank() < size.n()
     }
 
-    /// Parses `a1`..`i9` (lowercase file letter, one rank digit).
+    /// Parses `a1`..`i9` (lowercase file letter, one rank digit); [`FromStr`] does the same
+    /// with a typed error.
+    ///
+    /// ```
+    /// use lielow_rules::Square;
+    ///
+    /// let e5 = Square::parse("e5").unwrap();
+    /// assert_eq!((e5.file(), e5.rank()), (4, 4));
+    /// assert_eq!(e5.to_string(), "e5");
+    /// assert_eq!(Square::parse("j1"), None);
+    /// ```
     pub fn parse(text: &str) -> Option<Square> {
         let bytes = text.as_bytes();
         if bytes.len() != 2 {
@@ -177,7 +272,37 @@ impl Square {
     }
 }
 
+/// Why a text is no square name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SquareError;
+
+impl fmt::Display for SquareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a square is a1..i9 (a lowercase file letter and a rank digit)")
+    }
+}
+
+impl std::error::Error for SquareError {}
+
+impl FromStr for Square {
+    type Err = SquareError;
+
+    /// [`Square::parse`] with a typed error.
+    ///
+    /// ```
+    /// use lielow_rules::Square;
+    ///
+    /// let square: Square = "i9".parse().unwrap();
+    /// assert_eq!(square.index(), 80);
+    /// assert!("A1".parse::<Square>().is_err());
+    /// ```
+    fn from_str(text: &str) -> Result<Square, SquareError> {
+        Square::parse(text).ok_or(SquareError)
+    }
+}
+
 impl fmt::Display for Square {
+    /// Writes the square's name, `a1`..`i9`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -382,15 +507,6 @@ impl Geometry {
 static GEOMETRY_8: Geometry = Geometry::new(BoardSize::Eight);
 static GEOMETRY_9: Geometry = Geometry::new(BoardSize::Nine);
 
-/// Reads a board size argument of the command line (`8` or `9`), for clap.
-pub fn parse_size(text: &str) -> Result<usize, String> {
-    match text {
-        "8" => Ok(8),
-        "9" => Ok(9),
-        _ => Err(format!("'{text}' is not a board size: use 8 or 9")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,6 +522,36 @@ mod tests {
         assert_eq!(Square::parse("j1"), None);
         assert_eq!(Square::parse("a0"), None);
         assert_eq!(Square::parse("a10"), None);
+    }
+
+    #[test]
+    fn text_forms_read_back_what_they_write() {
+        for index in 0..SQUARES {
+            let square = Square::from_index(index).unwrap();
+            assert_eq!(square.to_string().parse(), Ok(square));
+        }
+        for bad in ["", "a", "a0", "j1", "A1", "a10", "1a", "é1"] {
+            assert_eq!(bad.parse::<Square>(), Err(SquareError), "{bad}");
+        }
+        for side in Side::BOTH {
+            assert_eq!(side.to_string().parse(), Ok(side));
+            assert_eq!(side.letter().to_string().parse(), Ok(side));
+            assert_eq!(Side::from_letter(side.letter()), Some(side));
+        }
+        for bad in ["", "B", "R", "blue", "w", "b "] {
+            assert_eq!(bad.parse::<Side>(), Err(SideError), "{bad}");
+        }
+        assert_eq!(Side::from_letter('B'), None);
+        for size in [BoardSize::Eight, BoardSize::Nine] {
+            assert_eq!(size.to_string().parse(), Ok(size));
+        }
+        for bad in ["", "7", "10", " 8", "eight"] {
+            let error = bad.parse::<BoardSize>().unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!("'{bad}' is not a board size: use 8 or 9")
+            );
+        }
     }
 
     #[test]

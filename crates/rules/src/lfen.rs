@@ -115,7 +115,22 @@ impl fmt::Display for LfenError {
 impl std::error::Error for LfenError {}
 
 impl Position {
-    /// Parses an LFEN string (`<board> <side>`); surrounding whitespace is ignored.
+    /// Parses an LFEN string (`<board> <side>`); surrounding whitespace is ignored. The board
+    /// size is the number of ranks. [`FromStr`] does the same.
+    ///
+    /// ```
+    /// use lielow_rules::{BoardSize, LfenError, Position, Side};
+    ///
+    /// let position = Position::from_lfen("8/8/8/4R13/8/2B35/b1b1b1b1b1b1b1b1/8 r")?;
+    /// assert_eq!(position.size(), BoardSize::Eight);
+    /// assert_eq!(position.side_to_move(), Side::Red);
+    /// assert_eq!(position.king(Side::Blue), "c3".parse().ok());
+    ///
+    /// let error = Position::from_lfen("8/8/8/8/8/8/8/8 w").unwrap_err();
+    /// assert_eq!(error, LfenError::BadSide);
+    /// assert_eq!(error.to_string(), "bad LFEN: bad side to move: expected 'b' or 'r'");
+    /// # Ok::<(), LfenError>(())
+    /// ```
     pub fn from_lfen(text: &str) -> Result<Position, LfenError> {
         let mut fields = text.split_whitespace();
         let board = fields.next().ok_or(LfenError::Empty)?;
@@ -191,10 +206,19 @@ impl Position {
                 });
             }
         }
-        Position::from_parts(size, side, &stacks).map_err(LfenError::Crowns)
+        Position::from_checked_parts(size, side, &stacks).map_err(LfenError::Crowns)
     }
 
-    /// The LFEN string of this position.
+    /// The LFEN string of this position, as [`Display`](fmt::Display) writes it: it reads back
+    /// as the same position.
+    ///
+    /// ```
+    /// use lielow_rules::{BoardSize, Position};
+    ///
+    /// let start = Position::start(BoardSize::Eight);
+    /// assert_eq!(start.to_lfen(), "8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b");
+    /// assert_eq!(start.to_lfen().parse::<Position>(), Ok(start));
+    /// ```
     pub fn to_lfen(&self) -> String {
         self.to_string()
     }
@@ -203,6 +227,7 @@ impl Position {
 impl FromStr for Position {
     type Err = LfenError;
 
+    /// Reads LFEN: [`Position::from_lfen`].
     fn from_str(text: &str) -> Result<Position, LfenError> {
         Position::from_lfen(text)
     }

@@ -8,8 +8,8 @@
 use arrayvec::ArrayVec;
 
 use crate::board::{Geometry, Square, STEPS};
-use crate::moves::{Move, MoveText};
-use crate::position::{IllegalMove, Position};
+use crate::moves::Move;
+use crate::position::Position;
 
 /// Upper bound on the legal moves of any position: at most 81 stacks, each with at most eight
 /// landings on the board and one bear-off.
@@ -29,7 +29,22 @@ pub enum Kind {
     Quiets,
 }
 
-/// Appends every legal move of `position` to `list` (nothing once the game is over).
+/// Appends every legal move of `position` to `list` (nothing once the game is over); the
+/// list is the caller's, so a search can reuse one per ply.
+///
+/// ```
+/// use lielow_rules::movegen::{generate, generate_kind, Kind, MoveList};
+/// use lielow_rules::{BoardSize, Position};
+///
+/// let position = Position::from_lfen("8/8/8/8/8/R17/b16b1/8 b")?;
+/// let mut list = MoveList::new();
+/// generate(&position, &mut list);
+/// assert_eq!(list.len(), 12);
+/// list.clear();
+/// generate_kind(&position, Kind::Captures, &mut list);
+/// assert_eq!(list.iter().map(|mv| mv.to_string()).collect::<Vec<_>>(), ["a2xa3"]);
+/// # Ok::<(), lielow_rules::LfenError>(())
+/// ```
 #[inline]
 pub fn generate(position: &Position, list: &mut MoveList) {
     generate_kind(position, Kind::All, list);
@@ -71,6 +86,13 @@ pub fn generate_kind(position: &Position, kind: Kind, list: &mut MoveList) {
 }
 
 /// The number of legal moves, counted without generating them.
+///
+/// ```
+/// use lielow_rules::{movegen, BoardSize, Position};
+///
+/// let start = Position::start(BoardSize::Nine);
+/// assert_eq!(movegen::count(&start), start.legal_moves().len() as u64);
+/// ```
 #[inline]
 pub fn count(position: &Position) -> u64 {
     if position.is_game_over() {
@@ -118,54 +140,20 @@ fn count_height<const H: usize>(stacks: u128, own: u128, geometry: &Geometry) ->
 
 /// What move generation adds to a position.
 impl Position {
-    /// The legal moves (none once the game is over).
+    /// The legal moves (none once the game is over), in generation order: by height, then
+    /// direction, then landing square; bear-offs last within a height.
+    ///
+    /// ```
+    /// use lielow_rules::{BoardSize, Position};
+    ///
+    /// let start = Position::start(BoardSize::Eight);
+    /// let moves = start.legal_moves();
+    /// assert_eq!(moves.len(), 46);
+    /// assert!(moves.iter().any(|mv| mv.to_string() == "d2-d3"));
+    /// ```
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         generate(self, &mut list);
         list
-    }
-
-    /// Checks that `mv` is legal, then plays it.
-    pub fn try_play(&self, mv: Move) -> Result<Position, IllegalMove> {
-        if self.legal_moves().contains(&mv) {
-            Ok(self.play(mv))
-        } else {
-            Err(IllegalMove::NotLegal)
-        }
-    }
-
-    /// Reads a move in canonical notation and checks that it is legal here.
-    pub fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
-        let written = MoveText::parse(text).map_err(IllegalMove::Text)?;
-        if let Some(winner) = self.winner() {
-            return Err(IllegalMove::GameOver { winner });
-        }
-        Err(match self.stack(written.from) {
-            _ if !written.from.is_on(self.size()) => IllegalMove::OriginOffBoard,
-            None => IllegalMove::NoStack,
-            Some((side, _)) if side != self.side_to_move() => IllegalMove::OpponentStack,
-            Some(_) => {
-                let found = self.legal_moves().into_iter().find(|m| {
-                    m.from() == written.from
-                        && m.to() == written.to
-                        && m.is_capture() == written.capture
-                });
-                if let Some(mv) = found {
-                    return Ok(mv);
-                }
-                match written.to.map(|to| (to, self.stack(to))) {
-                    None => IllegalMove::NoBearOff,
-                    Some((to, _)) if !to.is_on(self.size()) => IllegalMove::LandingOffBoard,
-                    Some((_, Some((side, _)))) if side == self.side_to_move() => {
-                        IllegalMove::FriendlyLanding
-                    }
-                    Some((_, Some(_))) if !written.capture => IllegalMove::CaptureNeedsX,
-                    Some((_, None)) if written.capture => IllegalMove::EmptyNeedsDash,
-                    _ => IllegalMove::WrongDistance {
-                        height: self.height(written.from),
-                    },
-                }
-            }
-        })
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::num::NonZeroU16;
+use std::str::FromStr;
 
 use crate::board::Square;
 
@@ -68,6 +69,16 @@ impl Move {
         self.0.get() & CAPTURE != 0
     }
 
+    /// The move a parsed text names, with the capture flag as written (its squares differ:
+    /// [`MoveText::parse`] checks that). Not checked against any position.
+    #[inline]
+    pub fn from_text(text: MoveText) -> Move {
+        match text.to {
+            Some(to) => Move::new(text.from, to, text.capture),
+            None => Move::bear_off(text.from),
+        }
+    }
+
     /// The packed bits (for the transposition table).
     #[inline]
     pub fn to_bits(self) -> u16 {
@@ -92,7 +103,39 @@ impl Move {
     }
 }
 
+impl FromStr for Move {
+    type Err = MoveTextError;
+
+    /// Reads the canonical notation without a position: the move it names, with the capture
+    /// flag as written. Whether it is legal is the position's question: [`Position::try_play`]
+    /// checks it, and [`Position::parse_move`] reads and checks in one step.
+    ///
+    /// ```
+    /// use lielow_rules::{Move, Square};
+    ///
+    /// let mv: Move = "b5xe5".parse().unwrap();
+    /// assert_eq!(mv.from(), Square::parse("b5").unwrap());
+    /// assert!(mv.is_capture());
+    /// assert!("c4-off".parse::<Move>().unwrap().is_bear_off());
+    /// assert!("b2-b2".parse::<Move>().is_err());
+    /// ```
+    ///
+    /// [`Position::try_play`]: crate::Position::try_play
+    /// [`Position::parse_move`]: crate::Position::parse_move
+    fn from_str(text: &str) -> Result<Move, MoveTextError> {
+        MoveText::parse(text).map(Move::from_text)
+    }
+}
+
+impl From<MoveText> for Move {
+    /// [`Move::from_text`] (as `text.into()`: `Move::from` is the origin square).
+    fn from(text: MoveText) -> Move {
+        Move::from_text(text)
+    }
+}
+
 impl fmt::Display for Move {
+    /// Writes the canonical notation: `b2-e5`, `b5xe5` or `c4-off`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.to() {
             None => write!(f, "{}-off", self.from()),
@@ -108,7 +151,8 @@ impl fmt::Debug for Move {
     }
 }
 
-/// The shape of a move as written, before it is checked against a position.
+/// The shape of a move as written, before it is checked against a position: what a caller
+/// needs that reads moves which may not be legal (arrows drawn on a board, for example).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct MoveText {
     /// The origin square.
@@ -151,6 +195,14 @@ impl std::error::Error for MoveTextError {}
 
 impl MoveText {
     /// Parses the canonical notation.
+    ///
+    /// ```
+    /// use lielow_rules::moves::{MoveText, MoveTextError};
+    ///
+    /// let text = MoveText::parse("c4-off").unwrap();
+    /// assert_eq!((text.to, text.capture), (None, false));
+    /// assert_eq!(MoveText::parse("c4_d5"), Err(MoveTextError::Separator));
+    /// ```
     pub fn parse(text: &str) -> Result<MoveText, MoveTextError> {
         if !text.is_ascii() || text.len() < 4 {
             return Err(MoveTextError::Shape);
@@ -226,5 +278,15 @@ mod tests {
             Move::bear_off(Square::parse("c4").unwrap()).to_string(),
             "c4-off"
         );
+    }
+
+    #[test]
+    fn from_str_reads_what_display_writes() {
+        for text in ["b2-e5", "b5xe5", "c4-off", "a1xi9", "i9-a1"] {
+            assert_eq!(text.parse::<Move>().unwrap().to_string(), text);
+        }
+        assert_eq!("b2-e".parse::<Move>(), Err(MoveTextError::Landing));
+        assert_eq!("z2-e5".parse::<Move>(), Err(MoveTextError::Origin));
+        assert_eq!("b2xoff".parse::<Move>(), Err(MoveTextError::Landing));
     }
 }

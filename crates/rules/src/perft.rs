@@ -15,12 +15,31 @@ use crate::moves::Move;
 use crate::position::Position;
 
 /// perft(depth) of `position`: perft(0) = 1, and a finished game has no moves.
+///
+/// ```
+/// use lielow_rules::{perft, BoardSize, Position};
+///
+/// let nine = Position::start(BoardSize::Nine);
+/// assert_eq!([0, 1, 2].map(|depth| perft(&nine, depth)), [1, 86, 7_396]);
+/// ```
 pub fn perft(position: &Position, depth: u32) -> u64 {
     perft_until(position, depth, &AtomicBool::new(false))
         .expect("a flag nobody sets never stops the count")
 }
 
-/// [`perft`], or `None` once `stop` is set.
+/// [`perft`], or `None` once `stop` is set (from another thread: `go perft` of the protocol
+/// is stopped this way).
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+///
+/// use lielow_rules::perft::perft_until;
+/// use lielow_rules::{BoardSize, Position};
+///
+/// let start = Position::start(BoardSize::Eight);
+/// assert_eq!(perft_until(&start, 2, &AtomicBool::new(false)), Some(2_116));
+/// assert_eq!(perft_until(&start, 4, &AtomicBool::new(true)), None);
+/// ```
 pub fn perft_until(position: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth == 0 {
         return Some(1);
@@ -56,7 +75,17 @@ fn count_subtree(position: &Position, depth: u32, stop: &AtomicBool) -> Option<u
 }
 
 /// perft(depth - 1) below each legal root move, in generation order (`depth >= 1`).
-/// `threads` > 1 splits the root moves over that many threads.
+/// `threads` > 1 splits the root moves over that many threads; the counts are the same.
+///
+/// ```
+/// use lielow_rules::perft::{divide, perft};
+/// use lielow_rules::{BoardSize, Position};
+///
+/// let start = Position::start(BoardSize::Eight);
+/// let below = divide(&start, 3, 2);
+/// assert_eq!(below.len(), 46);
+/// assert_eq!(below.iter().map(|(_, count)| count).sum::<u64>(), perft(&start, 3));
+/// ```
 pub fn divide(position: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
     let moves: Vec<Move> = position.legal_moves().to_vec();
     let below = depth.saturating_sub(1);

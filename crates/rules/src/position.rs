@@ -2,17 +2,42 @@
 //!
 //! `Position` is a small `Copy` value played by copy-make: [`Position::play`] returns the child
 //! and leaves the parent as it was, so the search and perft never undo a move. The game record
-//! (moves played, the starting position) lives outside it. The methods that need move generation
-//! (`legal_moves`, `try_play`, `parse_move`) are added by `movegen`, which builds on this module
-//! (and not the other way round).
+//! (moves played, the starting position) lives outside it.
+//!
+//! This module holds the position and its unchecked play ([`Position::play`],
+//! [`Position::play_in_place`]: the search's and perft's path, for moves that came from move
+//! generation). What builds on it lives elsewhere: setting a position up from its stacks in
+//! `parts`, its internal checks in `invariants`, the legal moves in [`movegen`](crate::movegen),
+//! checked play (of a move, of a move's text, of a list of moves) in [`play`](crate::play), and
+//! the position string in [`lfen`](crate::lfen).
 
 use std::fmt;
 
 use crate::board::{Bitboard, BoardSize, Side, Square, MAX_HEIGHT};
-use crate::moves::{Move, MoveTextError};
+use crate::moves::Move;
 use crate::zobrist;
 
+mod invariants;
+mod parts;
+
+pub use invariants::InvariantError;
+pub use parts::{CrownError, PartsError, StackPart};
+
 /// A legal Lielow position of either board size, or the final position of a finished game.
+///
+/// A small `Copy` value (about 250 bytes, no heap): copy it to keep a position, play a move on
+/// the copy. Its text form is LFEN ([`Display`](fmt::Display) writes it, [`FromStr`] reads it).
+///
+/// ```
+/// use lielow_rules::{BoardSize, Position};
+///
+/// let start = Position::start(BoardSize::Eight);
+/// let child = start.play(start.legal_moves()[0]);
+/// assert_ne!(child, start);
+/// assert_eq!(start, Position::start(BoardSize::Eight), "the parent is left as it was");
+/// ```
+///
+/// [`FromStr`]: std::str::FromStr
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
     /// `by_height[h]`: every stack (of both sides) of height `h`; `by_height[0]` stays empty.
@@ -30,111 +55,6 @@ pub struct Position {
     size: BoardSize,
     /// Set by a move that captured a king or bore off the mover's own king.
     winner: Option<Side>,
-}
-
-/// Why a move cannot be played in a position. The message never repeats the move's text: a
-/// caller that shows it quotes it itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IllegalMove {
-    /// The text is no move.
-    Text(MoveTextError),
-    /// The game is over.
-    GameOver {
-        /// Who won.
-        winner: Side,
-    },
-    /// The origin square is off this board.
-    OriginOffBoard,
-    /// No stack stands on the origin square.
-    NoStack,
-    /// The stack on the origin square is the opponent's.
-    OpponentStack,
-    /// A bear-off of a stack that cannot reach the edge.
-    NoBearOff,
-    /// The landing square is off this board.
-    LandingOffBoard,
-    /// The landing square holds a friendly stack.
-    FriendlyLanding,
-    /// A capture written with `-`.
-    CaptureNeedsX,
-    /// A move to an empty square written with `x`.
-    EmptyNeedsDash,
-    /// The landing is not exactly the stack's height away in a straight line.
-    WrongDistance {
-        /// The stack's height.
-        height: usize,
-    },
-    /// The move is not among the legal moves (a move given as a value, not text).
-    NotLegal,
-}
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            IllegalMove::Text(error) => write!(f, "{error}"),
-            IllegalMove::GameOver { winner } => write!(f, "the game is over ({winner} has won)"),
-            IllegalMove::OriginOffBoard => f.write_str("the origin square is off the board"),
-            IllegalMove::NoStack => f.write_str("no stack on the origin square"),
-            IllegalMove::OpponentStack => f.write_str("the stack there belongs to the opponent"),
-            IllegalMove::NoBearOff => {
-                f.write_str("that stack is too far from every edge to bear off")
-            }
-            IllegalMove::LandingOffBoard => f.write_str("the landing square is off the board"),
-            IllegalMove::FriendlyLanding => {
-                f.write_str("the landing square holds a friendly stack")
-            }
-            IllegalMove::CaptureNeedsX => {
-                f.write_str("that lands on an enemy stack: write it with 'x'")
-            }
-            IllegalMove::EmptyNeedsDash => {
-                f.write_str("the landing square is empty: write it with '-'")
-            }
-            IllegalMove::WrongDistance { height } => write!(
-                f,
-                "a stack of height {height} moves exactly {height} squares in a straight line"
-            ),
-            IllegalMove::NotLegal => f.write_str("not a legal move here"),
-        }
-    }
-}
-
-impl std::error::Error for IllegalMove {}
-
-/// Why a set of stacks is no position: its crowns break the rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CrownError {
-    /// A side with two crowned stacks.
-    TwoCrowns {
-        /// The side.
-        side: Side,
-        /// The first crowned stack.
-        first: Square,
-        /// The second.
-        second: Square,
-    },
-    /// A side whose uniquely tallest stack does not carry its crown.
-    NotOnTallest {
-        /// The side.
-        side: Side,
-        /// Its uniquely tallest stack.
-        tallest: Square,
-    },
-}
-
-impl fmt::Display for CrownError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            CrownError::TwoCrowns {
-                side,
-                first,
-                second,
-            } => write!(f, "{side} has two crowns, on {first} and {second}"),
-            CrownError::NotOnTallest { side, tallest } => write!(
-                f,
-                "{side}'s uniquely tallest stack on {tallest} must carry its crown (uppercase letter)"
-            ),
-        }
-    }
 }
 
 impl Position {
@@ -285,8 +205,22 @@ impl Position {
         self.winner().is_some()
     }
 
-    /// Plays `mv`, which must be legal here (for example generated by `movegen`), returning the
-    /// child position. A move that is not legal gives a wrong position, never undefined behaviour.
+    /// Plays `mv`, which must be legal here (generated by [`movegen`](crate::movegen), or
+    /// checked), returning the child and leaving `self` as it was. Nothing is checked: this is
+    /// the search's and perft's path. A move that is not legal gives a wrong position (or a
+    /// panic under debug assertions), never undefined behaviour; for moves from outside, use the
+    /// checked rungs of [`play`](crate::play): [`Position::try_play`] for a [`Move`],
+    /// [`Position::parse_move`] for a move's text, [`Position::replay`] for a list.
+    ///
+    /// ```
+    /// use lielow_rules::{BoardSize, Position};
+    ///
+    /// let start = Position::start(BoardSize::Eight);
+    /// let mv = start.legal_moves()[0];
+    /// let child = start.play(mv);
+    /// assert_eq!(mv.to_string(), "b2-a3");
+    /// assert_eq!(child.to_lfen(), "8/r1r1r1r1r1r1r1r1/8/8/8/B27/b11b1b1b1b1b1b1/8 r");
+    /// ```
     #[inline]
     pub fn play(&self, mv: Move) -> Position {
         let mut child = *self;
@@ -304,7 +238,18 @@ impl Position {
         child
     }
 
-    /// Applies a legal move to this position.
+    /// [`Position::play`] in place: applies a legal move to this position, unchecked (see
+    /// [`Position::try_play_in_place`] for the checked form).
+    ///
+    /// ```
+    /// use lielow_rules::{BoardSize, Position};
+    ///
+    /// let mut position = Position::start(BoardSize::Nine);
+    /// let mv = position.parse_move("e3-e4")?;
+    /// position.play_in_place(mv);
+    /// assert_eq!(position.height(mv.to().unwrap()), 2);
+    /// # Ok::<(), lielow_rules::IllegalMove>(())
+    /// ```
     #[inline(always)]
     pub fn play_in_place(&mut self, mv: Move) {
         let us = self.side_to_move;
@@ -447,90 +392,6 @@ impl Position {
             key ^= zobrist::nine_by_nine();
         }
         key
-    }
-
-    /// Builds a position from parsed parts, checking the rules a position string can break.
-    /// `stacks` lists (square, side, height, crowned); the caller has checked that the squares
-    /// are distinct and on the board and the heights 1 to N (the LFEN parser and the
-    /// training-data reader do).
-    pub fn from_parts(
-        size: BoardSize,
-        side_to_move: Side,
-        stacks: &[(Square, Side, usize, bool)],
-    ) -> Result<Position, CrownError> {
-        let mut position = Position::empty(size, side_to_move);
-        for &(square, side, height, crowned) in stacks {
-            debug_assert!(
-                (1..=size.n()).contains(&height),
-                "the caller checks heights"
-            );
-            position.put(side, height, square);
-            if crowned {
-                if let Some(first) = position.crowns[side.index()] {
-                    return Err(CrownError::TwoCrowns {
-                        side,
-                        first,
-                        second: square,
-                    });
-                }
-                position.set_crown(side, Some(square));
-            }
-        }
-        for side in Side::BOTH {
-            if let Some(tallest) = position.uniquely_tallest(side) {
-                if position.crowns[side.index()] != Some(tallest) {
-                    return Err(CrownError::NotOnTallest { side, tallest });
-                }
-            }
-        }
-        Ok(position)
-    }
-
-    /// Checks every internal invariant; for tests and debug assertions.
-    pub fn validate(&self) -> Result<(), String> {
-        if (self.occupied[0] & self.occupied[1]).any() {
-            return Err("a square holds stacks of both sides".into());
-        }
-        let board = self.size.geometry().board;
-        if (self.all_stacks() & !board).any() {
-            return Err("a stack lies off the board".into());
-        }
-        for square in board {
-            let height = self.height(square);
-            let listed = (1..=MAX_HEIGHT)
-                .filter(|&h| self.by_height[h].contains(square))
-                .collect::<Vec<_>>();
-            let expected = if self.all_stacks().contains(square) {
-                vec![height]
-            } else {
-                vec![]
-            };
-            if listed != expected
-                || (height > 0) != self.all_stacks().contains(square)
-                || height > self.size.n()
-            {
-                return Err(format!("height tables disagree on {square}"));
-            }
-        }
-        for side in Side::BOTH {
-            for height in 1..=MAX_HEIGHT {
-                let stacks = self.stacks_of_height(side, height).count() as usize;
-                if stacks != self.stack_count[side.index()][height] as usize
-                    || (stacks > 0) != (self.height_set[side.index()] & 1 << height != 0)
-                {
-                    return Err(format!("{side}'s stack counts disagree at height {height}"));
-                }
-            }
-            if let Some(king) = self.crowns[side.index()] {
-                if !self.occupied[side.index()].contains(king) {
-                    return Err(format!("{side}'s crown on {king} is not on its own stack"));
-                }
-            }
-        }
-        if self.key != self.compute_key() {
-            return Err("incremental key differs from the recomputed key".into());
-        }
-        Ok(())
     }
 }
 
