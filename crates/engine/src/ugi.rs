@@ -11,7 +11,6 @@ use crate::limits::{Clock, Limits};
 use crate::search::params::{ParamError, ParamSpec, Params};
 use lielow_rules::board::BoardSize;
 use lielow_rules::lfen::LfenError;
-use lielow_rules::position::Position;
 
 /// Which handshake opened the session: both answer the same, ending in `ugiok` or `uciok`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,25 +108,6 @@ pub enum OptionSetting {
         /// Its value, as given.
         value: String,
     },
-}
-
-/// Where `position` starts before its moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Start {
-    /// The start position of the `BoardSize` option.
-    StartPos,
-    /// An LFEN position (already parsed: an unreadable one is refused by the parser).
-    Fen(Box<Position>),
-}
-
-/// `position ... [moves ...]`: the moves are checked against the position by the engine, which
-/// alone knows the board size `startpos` means.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionCommand {
-    /// The position the moves start from.
-    pub start: Start,
-    /// The moves, as written (checked when applied).
-    pub moves: Vec<String>,
 }
 
 /// `query <question>`.
@@ -334,8 +314,11 @@ pub fn shown(text: &str) -> String {
     out
 }
 
+mod position;
 mod reply;
 
+use position::parse_position;
+pub use position::{lfen_word, PositionCommand, Start};
 pub use reply::{
     bestmove_line, bestmove_ponder_line, board_picture, currmove_line, error_line, eval_report,
     game_over_line, handshake, ignored_words_line, info_line, read_info, report_line, response,
@@ -477,46 +460,6 @@ fn parse_setoption(mut tokens: Tokens) -> Result<OptionSetting, CommandError> {
     })
 }
 
-/// The word of an LFEN's `fields` that `error` is about, quoted through [`shown`], if the error
-/// is about one word.
-pub fn lfen_word(fields: &[&str], error: LfenError) -> Option<String> {
-    let index = match error {
-        LfenError::BadSide => 1,
-        LfenError::TrailingText => 2,
-        _ => return None,
-    };
-    fields.get(index).map(|word| shown(word))
-}
-
-fn parse_position(mut tokens: Tokens) -> Result<PositionCommand, CommandError> {
-    const COMMAND: &str = "position";
-    let start = match tokens.next() {
-        Some("startpos") => Start::StartPos,
-        Some("fen") => {
-            let fields: Vec<&str> = tokens.clone().take_while(|&t| t != "moves").collect();
-            if fields.is_empty() {
-                return Err(CommandError::missing(COMMAND, "the LFEN after 'fen'"));
-            }
-            for _ in 0..fields.len() {
-                tokens.next();
-            }
-            let position =
-                Position::from_lfen(&fields.join(" ")).map_err(|error| CommandError::BadFen {
-                    error,
-                    word: lfen_word(&fields, error),
-                })?;
-            Start::Fen(Box::new(position))
-        }
-        Some(other) => return Err(CommandError::unexpected(COMMAND, other)),
-        None => return Err(CommandError::missing(COMMAND, "'startpos' or 'fen <LFEN>'")),
-    };
-    let moves = match tokens.next() {
-        None => Vec::new(),
-        Some("moves") => tokens.map(str::to_owned).collect(),
-        Some(other) => return Err(CommandError::unexpected(COMMAND, other)),
-    };
-    Ok(PositionCommand { start, moves })
-}
 
 /// `go`: the clock fields fill a [`Clock`] (p1 = Blue = index 0; a missing field is 0); a bare
 /// `go` searches until `stop`, as `go infinite`.
@@ -876,32 +819,6 @@ mod tests {
             "setoption name BoardSize value 10",
             "setoption name Ponder value maybe",
             "setoption value 3",
-        ] {
-            assert!(parse(line).is_err(), "{line}");
-        }
-    }
-
-    #[test]
-    fn position_keeps_the_move_texts_for_the_engine() {
-        let Ok(Command::Position(command)) =
-            parse("position fen 8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b moves a2-a3 zz")
-        else {
-            panic!("position should parse");
-        };
-        assert_eq!(
-            command.start,
-            Start::Fen(Box::new(Position::start(BoardSize::Eight)))
-        );
-        assert_eq!(command.moves, ["a2-a3", "zz"]);
-        assert!(matches!(
-            parse("position fen 8/8 b"),
-            Err(CommandError::BadFen { .. })
-        ));
-        for line in [
-            "position",
-            "position fen",
-            "position startpos a2-a3",
-            "position start",
         ] {
             assert!(parse(line).is_err(), "{line}");
         }
