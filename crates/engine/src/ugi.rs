@@ -314,6 +314,7 @@ pub fn shown(text: &str) -> String {
     out
 }
 
+pub mod client;
 mod position;
 mod reply;
 
