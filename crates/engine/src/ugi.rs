@@ -1,5 +1,7 @@
 //! UGI, the text protocol: one input line parsed into a typed [`Command`], and the text of every
 //! reply. This module only parses and formats; `engine` owns the state and the threads.
+//! [`position`](PositionCommand) is read and printed in one place; [`client`] is the other side
+//! of the conversation, the one a match runner or a GUI speaks through.
 //!
 //! Parsing is strict: a line that does not match a command's grammar exactly is refused with a
 //! [`CommandError`] and nothing is done, so a typo never half-applies (protocol.md lists every form).
@@ -460,7 +462,6 @@ fn parse_setoption(mut tokens: Tokens) -> Result<OptionSetting, CommandError> {
         _ => OptionSetting::BoardSize(BoardSize::from_n(number).ok_or_else(bad)?),
     })
 }
-
 
 /// `go`: the clock fields fill a [`Clock`] (p1 = Blue = index 0; a missing field is 0); a bare
 /// `go` searches until `stop`, as `go infinite`.

@@ -355,7 +355,10 @@ fn each_line_is_read_as_what_it_is() {
         read_line("info depth 3 currmove a2-a3 currmovenumber 1"),
         Said::Searching(_)
     ));
-    assert_eq!(read_line("info string hello there"), Said::Message("hello there"));
+    assert_eq!(
+        read_line("info string hello there"),
+        Said::Message("hello there")
+    );
     assert_eq!(read_line("readyok"), Said::Other);
     assert_eq!(read_line("bestmovex a2-a3"), Said::Other);
 }
