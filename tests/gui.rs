@@ -170,6 +170,17 @@ fn the_page_and_the_api_refuse_other_sites_and_bad_input() {
             "'moves' must be a list",
         ),
         (json!({"moves": []}), "no 'start'"),
+        // Each body is a type: an unknown field or a wrong type is refused, not ignored.
+        (
+            json!({"start": START, "flipped": true}),
+            "unknown field `flipped`",
+        ),
+        (json!({"start": START, "flip": "yes"}), "invalid type"),
+        (
+            json!({"start": START, "moves": [1]}),
+            "'moves' must be a list",
+        ),
+        (json!("start"), "invalid type"),
     ] {
         let (status, answer) = gui.post("/api/position", body);
         assert_eq!(status, 400);
@@ -198,6 +209,20 @@ fn the_page_and_the_api_refuse_other_sites_and_bad_input() {
         json!({"session": session, "engine": 5, "start": START, "limits": {"depth": 2}}),
     );
     assert_eq!(status, 400, "{answer}");
+    for limits in [
+        json!({"depth": 0}),
+        json!({"depth": "deep"}),
+        json!({"time": 5}),
+    ] {
+        let (status, answer) = gui.post(
+            "/api/go",
+            json!({"session": session, "start": START, "limits": limits}),
+        );
+        assert_eq!(status, 400, "{limits}: {answer}");
+    }
+    let (status, answer) = gui.request("POST", "/api/stop", "{\"session\": ", &[]);
+    assert_eq!(status, 400);
+    assert!(answer.contains("not JSON"), "{answer}");
     let huge = format!("{{\"start\": \"{}\"}}", "x".repeat(70_000));
     let (status, _) = gui.request("POST", "/api/position", &huge, &[]);
     assert_eq!(status, 413);

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 
 use lielow::matchplay::builtin::greedy_move;
 use lielow::matchplay::openings::{parse_file, Opening};
+use lielow::matchplay::process::split_command_line;
 use lielow::matchplay::records::GameRecord;
 use lielow::matchplay::stats::{elo_from_score, Pentanomial, Sprt, Verdict};
-use lielow::matchplay::ugi_client::split_command_line;
 use lielow::matchplay::Reason;
 use lielow_rules::{BoardSize, Position};
 use rand::rngs::StdRng;

@@ -1,55 +1,152 @@
-//! One engine as the GUI drives it: a child process spoken to in UGI, exactly as another GUI
-//! would, on a thread of its own so that a slow, hung or crashed engine never blocks a request.
+//! One engine as the GUI drives it: a child process spoken to in UGI through
+//! `lielow_engine::ugi::client`, exactly as another GUI would, on a thread of its own so that a
+//! slow, hung or crashed engine never blocks a request.
 //!
-//! The thread owns the process. Commands come from the web handlers (`go`, `stop`); every line
-//! the engine prints is turned into an event for the page (`info`, `bestmove`, errors). An
-//! engine that exits is reported once and started again at the next `go`; one silent past a
-//! timeout is killed (with its process group) and reported the same way.
+//! The thread owns the process. Orders come from the web handlers ([`Order`]); every line the
+//! engine prints during a search becomes an [`Event`] for the page. Both arrive in one inbox,
+//! which is also what the client reads the engine's lines from while it waits (orders that
+//! come meanwhile are kept for after). An engine that exits is reported once and started
+//! again at the next search; one silent past a timeout is killed (with its process group) and
+//! reported the same way.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin};
+use std::fmt;
+use std::process::ChildStdin;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
-use crate::matchplay::ugi_client::{forget_group, kill_group, spawn_engine};
-use lielow_engine::ugi;
+use crate::matchplay::process::{EngineProcess, SpawnError};
+use lielow_engine::limits::Limits;
+use lielow_engine::ugi::client::{self, Client, ClientError, Heard, Lines, Next, Said};
+use lielow_engine::ugi::PositionCommand;
+use lielow_rules::moves::Move;
+use lielow_rules::position::Position;
 
 /// How long an engine may take to answer `ugi` and `isready`.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long past its budget a searching engine may stay silent before it is declared hung.
 const SILENCE_ALLOWANCE: Duration = Duration::from_secs(4);
 
+/// A search the page asks for: a game already checked by the rules core, and how to search it.
+#[derive(Clone, Debug)]
+pub struct SearchOrder {
+    /// Where the game started.
+    pub start: Position,
+    /// The moves since, all legal.
+    pub moves: Vec<Move>,
+    /// What bounds the search.
+    pub limits: Limits,
+    /// Principal variations wanted (MultiPV).
+    pub lines: u32,
+    /// The page's number for it, returned with every event, so the page can drop stale ones.
+    pub search: u64,
+}
+
+impl SearchOrder {
+    /// The longest the search may take (for the hang check): its movetime, unless infinite;
+    /// `None`: until `stop`.
+    fn budget(&self) -> Option<Duration> {
+        if self.limits.infinite {
+            None
+        } else {
+            self.limits.movetime.map(Duration::from_millis)
+        }
+    }
+}
+
 /// What the page asks of the engine.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Order {
-    /// Search `position` (a `position ...` line) with `go` (a `go ...` line), `lines` PVs.
-    Go {
-        /// `position fen ... moves ...`.
-        position: String,
-        /// `go ...`.
-        go: String,
-        /// MultiPV.
-        lines: u32,
-        /// The longest the search may take (for the hang check); `None`: until `stop`.
-        budget: Option<Duration>,
-        /// Returned with every event of this search, so the page can drop stale ones.
-        search: u64,
-    },
+    /// Search a position (a new search replaces the one under way, whose `bestmove` is
+    /// dropped). Boxed: two positions are large beside the other orders.
+    Search(Box<SearchOrder>),
     /// Stop the running search (its `bestmove` still comes).
     Stop,
     /// End the engine (the page went away, or the server stops).
     Quit,
 }
 
-/// Messages to the engine's thread: orders, and what its reader thread heard.
+/// What the page hears about an engine, as JSON with its kind in `type`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Event {
+    /// One finished iteration of one line.
+    Info {
+        /// The search it belongs to.
+        search: u64,
+        /// Depth in plies.
+        depth: Option<u32>,
+        /// Which line (1 = best).
+        multipv: u32,
+        /// `cp X` or `mate N`, for the side to move.
+        score: Option<String>,
+        /// Nodes searched.
+        nodes: Option<u64>,
+        /// Nodes per second.
+        nps: Option<u64>,
+        /// Milliseconds since `go`.
+        time: Option<u64>,
+        /// The principal variation, moves separated by spaces.
+        pv: String,
+    },
+    /// The search's move, as the engine wrote it (the page checks it).
+    BestMove {
+        /// The engine's name.
+        engine: String,
+        /// The move.
+        #[serde(rename = "move")]
+        mv: String,
+        /// The search it ends.
+        search: u64,
+    },
+    /// Something went wrong with the engine; it is started again at the next search.
+    Error {
+        /// The engine's name.
+        engine: String,
+        /// What happened.
+        message: String,
+        /// The search it ended, if one ran.
+        search: Option<u64>,
+    },
+    /// `info string ...`: a message of the engine for the user.
+    Message {
+        /// The engine's name.
+        engine: String,
+        /// The message.
+        text: String,
+        /// The search it came during.
+        search: u64,
+    },
+}
+
+/// Why the engine could not be used.
+#[derive(Debug)]
+enum EngineError {
+    /// It could not be started.
+    Spawn(SpawnError),
+    /// It did not answer as UGI asks.
+    Protocol(ClientError),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Spawn(error) => error.fmt(f),
+            EngineError::Protocol(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Messages to the engine's thread: orders, and what the reader thread of process number
+/// `process` heard.
 enum Message {
     Order(Order),
-    Line(String),
-    Closed,
+    Heard { process: u64, heard: Heard },
 }
 
 /// A handle on one engine's thread.
@@ -58,9 +155,9 @@ pub struct EngineHandle {
 }
 
 impl EngineHandle {
-    /// Starts the thread for `argv`; events go to `events` as JSON values. The process itself
-    /// starts at the first `go`.
-    pub fn start(name: String, argv: Vec<String>, events: Sender<Value>) -> EngineHandle {
+    /// Starts the thread for `argv`; events go to `events`. The process itself starts at the
+    /// first search.
+    pub fn start(name: String, argv: Vec<String>, events: Sender<Event>) -> EngineHandle {
         let (orders, inbox) = mpsc::channel();
         let feed = orders.clone();
         thread::spawn(move || EngineThread::new(name, argv, events, feed).run(inbox));
@@ -79,34 +176,51 @@ impl Drop for EngineHandle {
     }
 }
 
-/// A running process.
+/// A running process: its input, and the number its reader thread tags its lines with.
 struct Running {
-    child: Child,
-    stdin: ChildStdin,
+    process: EngineProcess,
+    input: ChildStdin,
+    id: u64,
 }
 
-impl Running {
-    fn send(&mut self, line: &str) -> bool {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .is_ok()
-    }
+/// The client's view of the thread's inbox while it waits for the engine: the current
+/// process's lines; orders kept in `pending`; an earlier process's lines dropped.
+struct Inbox<'a> {
+    inbox: &'a Receiver<Message>,
+    pending: &'a mut VecDeque<Order>,
+    process: u64,
+}
 
-    fn kill(mut self) {
-        kill_group(self.child.id());
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        forget_group(self.child.id());
+impl Lines for Inbox<'_> {
+    fn next_line(&mut self, timeout: Duration) -> Next {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.inbox.recv_timeout(left) {
+                Ok(Message::Order(order)) => self.pending.push_back(order),
+                Ok(Message::Heard { process, heard }) if process == self.process => {
+                    return match heard {
+                        Heard::Line(line) => Next::Line(line),
+                        Heard::Closed => Next::Closed,
+                    }
+                }
+                Ok(Message::Heard { .. }) => {}
+                Err(RecvTimeoutError::Timeout) => return Next::TimedOut,
+                Err(RecvTimeoutError::Disconnected) => return Next::Closed,
+            }
+        }
     }
 }
 
 struct EngineThread {
     name: String,
     argv: Vec<String>,
-    events: Sender<Value>,
+    events: Sender<Event>,
     /// Where the reader thread of each process sends the engine's lines.
     feed: Sender<Message>,
     running: Option<Running>,
+    /// Processes started so far: the number of the next one's lines.
+    started: u64,
     /// The search under way: its number and when it must have ended.
     search: Option<(u64, Option<Instant>)>,
     /// The MultiPV the engine was last given.
@@ -116,94 +230,83 @@ struct EngineThread {
 }
 
 impl EngineThread {
-    fn new(name: String, argv: Vec<String>, events: Sender<Value>, feed: Sender<Message>) -> Self {
+    fn new(name: String, argv: Vec<String>, events: Sender<Event>, feed: Sender<Message>) -> Self {
         EngineThread {
             name,
             argv,
             events,
             feed,
             running: None,
+            started: 0,
             search: None,
             lines: 1,
             pending: VecDeque::new(),
         }
     }
 
-    fn event(&self, value: Value) {
-        let _ = self.events.send(value);
+    fn event(&self, event: Event) {
+        let _ = self.events.send(event);
     }
 
     fn error(&self, message: impl Into<String>) {
-        let search = self.search.map(|(id, _)| id);
-        self.event(json!({"type": "error", "engine": self.name, "message": message.into(), "search": search}));
-    }
-
-    /// Starts the process and completes the handshake, reading its lines from `inbox`.
-    fn start_process(&mut self, inbox: &Receiver<Message>) -> Result<(), String> {
-        let mut child = spawn_engine(&self.argv)?;
-        let stdin = child.stdin.take().ok_or("no stdin pipe")?;
-        let stdout = child.stdout.take().ok_or("no stdout pipe")?;
-        let feed = self.feed.clone();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if feed.send(Message::Line(line)).is_err() {
-                    return;
-                }
-            }
-            let _ = feed.send(Message::Closed);
+        self.event(Event::Error {
+            engine: self.name.clone(),
+            message: message.into(),
+            search: self.search.map(|(id, _)| id),
         });
-        let mut running = Running { child, stdin };
-        running.send("ugi");
-        self.running = Some(running);
-        self.expect(inbox, "ugiok")?;
-        self.lines = 1;
-        let running = self.running.as_mut().expect("started");
-        running.send("isready");
-        self.expect(inbox, "readyok")
     }
 
-    /// Waits for a line whose first word is `wanted` (other lines are dropped; orders that
-    /// come meanwhile wait in `pending`, to be carried out next).
-    fn expect(&mut self, inbox: &Receiver<Message>, wanted: &str) -> Result<(), String> {
-        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match inbox.recv_timeout(left) {
-                Ok(Message::Line(line)) if line.split_whitespace().next() == Some(wanted) => {
-                    return Ok(())
-                }
-                Ok(Message::Line(_)) => {}
-                Ok(Message::Order(order)) => self.pending.push_back(order),
-                Ok(Message::Closed) => return Err(format!("the engine exited before '{wanted}'")),
-                Err(_) => {
-                    return Err(format!(
-                        "no '{wanted}' within {} s",
-                        HANDSHAKE_TIMEOUT.as_secs()
-                    ))
-                }
-            }
-        }
+    /// The client of the running process, reading its lines from `inbox`.
+    fn client<'a>(
+        &'a mut self,
+        inbox: &'a Receiver<Message>,
+    ) -> Option<Client<&'a mut ChildStdin, Inbox<'a>>> {
+        let running = self.running.as_mut()?;
+        let lines = Inbox {
+            inbox,
+            pending: &mut self.pending,
+            process: running.id,
+        };
+        Some(Client::new(&mut running.input, lines))
+    }
+
+    /// Starts the process and completes the handshake.
+    fn start_process(&mut self, inbox: &Receiver<Message>) -> Result<(), EngineError> {
+        let spawned = EngineProcess::spawn(&self.argv).map_err(EngineError::Spawn)?;
+        self.started += 1;
+        let id = self.started;
+        let feed = self.feed.clone();
+        client::spawn_reader(spawned.output, move |heard| {
+            feed.send(Message::Heard { process: id, heard }).is_ok()
+        });
+        self.running = Some(Running {
+            process: spawned.process,
+            input: spawned.input,
+            id,
+        });
+        self.lines = 1;
+        let mut client = self.client(inbox).expect("started above");
+        client
+            .handshake(&[], HANDSHAKE_TIMEOUT)
+            .map(drop)
+            .map_err(EngineError::Protocol)
     }
 
     fn end_process(&mut self) {
         if let Some(running) = self.running.take() {
-            running.kill();
+            running.process.kill();
         }
         self.search = None;
     }
 
     fn run(mut self, inbox: Receiver<Message>) {
         loop {
-            let timeout = self
-                .search
-                .and_then(|(_, end)| end)
-                .map(|end| end.saturating_duration_since(Instant::now()));
+            let end = self.search.and_then(|(_, end)| end);
             // Orders that came while the engine was being waited for go first.
             let message = if let Some(order) = self.pending.pop_front() {
                 Message::Order(order)
-            } else if let Some(left) = timeout {
-                match inbox.recv_timeout(left) {
+            } else if let Some(end) = end {
+                match inbox.recv_timeout(end.saturating_duration_since(Instant::now())) {
                     Ok(message) => message,
                     Err(RecvTimeoutError::Timeout) => {
                         self.error("the engine stopped answering; it was stopped and will be started again");
@@ -221,22 +324,24 @@ impl EngineThread {
             match message {
                 Message::Order(Order::Quit) => break,
                 Message::Order(Order::Stop) => {
-                    if let (Some(running), Some(_)) = (self.running.as_mut(), self.search) {
-                        running.send("stop");
+                    if self.search.is_some() {
+                        if let Some(mut client) = self.client(&inbox) {
+                            let _ = client.stop();
+                        }
                     }
                 }
-                Message::Order(Order::Go {
-                    position,
-                    go,
-                    lines,
-                    budget,
-                    search,
-                }) => self.go(&inbox, position, go, lines, budget, search),
-                Message::Line(line) => self.heard(&line),
-                Message::Closed => {
-                    if self.running.is_some() {
-                        self.error("the engine exited; it will be started again at the next move");
-                        self.end_process();
+                Message::Order(Order::Search(order)) => self.search_for(&inbox, order),
+                Message::Heard { process, heard } => {
+                    if self.running.as_ref().is_some_and(|r| r.id == process) {
+                        match heard {
+                            Heard::Line(line) => self.heard(&line),
+                            Heard::Closed => {
+                                self.error(
+                                    "the engine exited; it will be started again at the next move",
+                                );
+                                self.end_process();
+                            }
+                        }
                     }
                 }
             }
@@ -244,81 +349,74 @@ impl EngineThread {
         self.end_process();
     }
 
-    fn go(
-        &mut self,
-        inbox: &Receiver<Message>,
-        position: String,
-        go: String,
-        lines: u32,
-        budget: Option<Duration>,
-        search: u64,
-    ) {
-        if let (Some(running), Some(_)) = (self.running.as_mut(), self.search) {
-            // A new search replaces the old one: stop it and let its bestmove pass unseen.
-            running.send("stop");
-            let _ = self.expect(inbox, "bestmove");
+    fn search_for(&mut self, inbox: &Receiver<Message>, order: Box<SearchOrder>) {
+        if self.search.is_some() {
+            // A new search replaces the old one: stop it and let its bestmove pass unseen. An
+            // engine that cannot even do that is replaced by a fresh one.
+            let stopped = self
+                .client(inbox)
+                .map(|mut client| client.stop_search(HANDSHAKE_TIMEOUT));
+            if let Some(Err(_)) = stopped {
+                self.end_process();
+            }
         }
         if self.running.is_none() {
-            if let Err(message) = self.start_process(inbox) {
-                self.search = Some((search, None));
-                self.error(format!("cannot use the engine: {message}"));
+            if let Err(error) = self.start_process(inbox) {
+                self.search = Some((order.search, None));
+                self.error(format!("cannot use the engine: {error}"));
                 self.end_process();
                 return;
             }
         }
-        let running = self.running.as_mut().expect("started");
-        let mut ok = true;
-        if lines != self.lines {
-            ok &= running.send(&format!("setoption name MultiPV value {lines}"));
-            self.lines = lines;
-        }
-        ok &= running.send(&position) && running.send("isready");
-        if !ok || self.expect(inbox, "readyok").is_err() {
-            self.search = Some((search, None));
+        let position = PositionCommand::game(&order.start, &order.moves);
+        let multipv = (order.lines != self.lines).then_some(order.lines);
+        self.lines = order.lines;
+        let mut client = self.client(inbox).expect("started above");
+        let taken = multipv
+            .map_or(Ok(()), |lines| client.set_option("MultiPV", lines))
+            .and_then(|()| client.go(&position, &order.limits, HANDSHAKE_TIMEOUT));
+        if taken.is_err() {
+            self.search = Some((order.search, None));
             self.error("the engine did not take the position");
             self.end_process();
             return;
         }
-        let running = self.running.as_mut().expect("started");
-        running.send(&go);
-        let end = budget.map(|budget| Instant::now() + budget + SILENCE_ALLOWANCE);
-        self.search = Some((search, end));
+        let end = order
+            .budget()
+            .map(|budget| Instant::now() + budget + SILENCE_ALLOWANCE);
+        self.search = Some((order.search, end));
     }
 
     fn heard(&mut self, line: &str) {
         let Some((search, _)) = self.search else {
             return;
         };
-        let mut words = line.split_whitespace();
-        match words.next() {
-            Some("bestmove") => {
+        let engine = self.name.clone();
+        match client::read_line(line) {
+            Said::BestMove(best) => {
                 self.search = None;
-                let mv = words.next().unwrap_or("");
-                self.event(
-                    json!({"type": "bestmove", "engine": self.name, "move": mv, "search": search}),
-                );
+                self.event(Event::BestMove {
+                    engine,
+                    mv: best.text,
+                    search,
+                });
             }
-            Some("info") => {
-                if let Some(info) = ugi::read_info(line) {
-                    if info.currmove.is_some() {
-                        return;
-                    }
-                    self.event(json!({
-                        "type": "info",
-                        "search": search,
-                        "depth": info.depth,
-                        "multipv": info.multipv.unwrap_or(1),
-                        "score": info.score.map(|s| s.to_string()),
-                        "nodes": info.nodes,
-                        "nps": info.nps,
-                        "time": info.time_ms,
-                        "pv": info.pv.join(" "),
-                    }));
-                } else if let Some(text) = line.strip_prefix("info string ") {
-                    self.event(json!({"type": "message", "engine": self.name, "text": text, "search": search}));
-                }
-            }
-            _ => {}
+            Said::Info(info) => self.event(Event::Info {
+                search,
+                depth: info.depth,
+                multipv: info.multipv.unwrap_or(1),
+                score: info.score.map(|s| s.to_string()),
+                nodes: info.nodes,
+                nps: info.nps,
+                time: info.time_ms,
+                pv: info.pv.join(" "),
+            }),
+            Said::Message(text) => self.event(Event::Message {
+                engine,
+                text: text.to_owned(),
+                search,
+            }),
+            Said::Searching(_) | Said::Other => {}
         }
     }
 }

@@ -3,18 +3,22 @@
 //! any GUI would, so the page works with any UGI engine for this game.
 //!
 //! - [`server`]: the HTTP side: routes, the checks every request passes (host, origin, size),
-//!   the page's static files and its JSON API;
-//! - [`engine`]: one engine process per page and engine, on its own thread;
+//!   the page's static files and its JSON API; [`api`]: that API's requests and answers as
+//!   types;
+//! - [`engine`]: one engine process per page and engine, on its own thread, spoken to through
+//!   the engine crate's UGI client; its orders and the page's events, typed;
 //! - `static/`: the page (HTML, CSS, JavaScript), embedded in the binary.
 
+pub mod api;
 pub mod engine;
 pub mod server;
 
+use std::fmt;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::matchplay::ugi_client::split_command_line;
+use crate::matchplay::process::{split_command_line, CommandLineError};
 
 /// Flags of `lielow gui`.
 #[derive(Args, Debug)]
@@ -40,25 +44,58 @@ pub struct EngineConfig {
     pub argv: Vec<String>,
 }
 
+/// Why `lielow gui` cannot start.
+#[derive(Debug)]
+pub enum GuiError {
+    /// `name=NAME` before any engine command.
+    NameFirst(String),
+    /// An engine's command line does not split into words.
+    CommandLine(CommandLineError),
+    /// This program's own path (the default engine) is unknown.
+    OwnPath(std::io::Error),
+    /// The port cannot be listened on.
+    Listen {
+        /// The port.
+        port: u16,
+        /// Why.
+        reason: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+impl fmt::Display for GuiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GuiError::NameFirst(word) => write!(f, "'{word}' comes before any engine"),
+            GuiError::CommandLine(error) => error.fmt(f),
+            GuiError::OwnPath(error) => write!(f, "cannot find this program: {error}"),
+            GuiError::Listen { port, reason } => {
+                write!(f, "cannot listen on 127.0.0.1:{port}: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GuiError {}
+
 /// The engines of the command line; this program when none is given.
-fn engines(args: &GuiArgs) -> Result<Vec<EngineConfig>, String> {
+fn engines(args: &GuiArgs) -> Result<Vec<EngineConfig>, GuiError> {
     let mut engines: Vec<EngineConfig> = Vec::new();
     for word in &args.engine {
         if let Some(name) = word.strip_prefix("name=") {
             let last = engines
                 .last_mut()
-                .ok_or_else(|| format!("'{word}' comes before any engine"))?;
+                .ok_or_else(|| GuiError::NameFirst(word.clone()))?;
             last.name = name.to_owned();
             continue;
         }
-        let argv = split_command_line(word)?;
+        let argv = split_command_line(word).map_err(GuiError::CommandLine)?;
         let name = PathBuf::from(&argv[0])
             .file_name()
             .map_or(argv[0].clone(), |n| n.to_string_lossy().into_owned());
         engines.push(EngineConfig { name, argv });
     }
     if engines.is_empty() {
-        let me = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+        let me = std::env::current_exe().map_err(GuiError::OwnPath)?;
         engines.push(EngineConfig {
             name: "lielow".to_owned(),
             argv: vec![me.display().to_string()],

@@ -4,9 +4,10 @@
 //!
 //! Every request must name this server in `Host` (`127.0.0.1:PORT` or `localhost:PORT`) and,
 //! when it carries an `Origin`, come from this server's own page: another web site open in the
-//! same browser cannot drive the engine. Bodies are JSON of at most [`MAX_BODY`] bytes, checked
-//! field by field; positions and moves go through the rules core before any engine sees them,
-//! and the engines' command lines come only from the command line.
+//! same browser cannot drive the engine. Bodies are JSON of at most [`MAX_BODY`] bytes, decoded
+//! into one type per route (`api`, refusing unknown fields), then checked field by field;
+//! positions and moves go through the rules core before any engine sees them, and the engines'
+//! command lines come only from the command line.
 //!
 //! The API (all POST bodies and answers are JSON):
 //!
@@ -28,11 +29,15 @@ use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde::Serialize;
 use tiny_http::{Header, Method, Request, Response, Server};
 
-use super::engine::{EngineHandle, Order};
-use super::EngineConfig;
+use super::api::{
+    bad, decode, EnginesAnswer, ErrorAnswer, EventsAnswer, GoRequest, LimitsRequest, Numbered,
+    PositionAnswer, PositionRequest, Refusal, ReviewRequest, Started, StopRequest, Stopped,
+};
+use super::engine::{EngineHandle, Event, Order, SearchOrder};
+use super::{EngineConfig, GuiError};
 use crate::analysis::review::{self, ReviewSettings};
 use crate::analysis::review_report;
 use crate::diagram::{self, Diagram};
@@ -63,7 +68,7 @@ const STYLE_CSS: &str = include_str!("static/style.css");
 #[derive(Default)]
 struct EventLog {
     next: u64,
-    events: VecDeque<(u64, Value)>,
+    events: VecDeque<(u64, Event)>,
 }
 
 /// One open page: its engines (started at their first search) and its events.
@@ -80,17 +85,10 @@ struct State {
     port: u16,
 }
 
-/// Why a request is refused: the status and the message the page shows.
-struct Refusal(u16, String);
-
-fn bad(message: impl Into<String>) -> Refusal {
-    Refusal(400, message.into())
-}
-
 /// Serves until the process ends (Ctrl-C ends the engines too).
-pub fn serve(engines: Vec<EngineConfig>, port: u16, open: bool) -> Result<(), String> {
-    let server = Server::http(("127.0.0.1", port))
-        .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+pub fn serve(engines: Vec<EngineConfig>, port: u16, open: bool) -> Result<(), GuiError> {
+    let server =
+        Server::http(("127.0.0.1", port)).map_err(|reason| GuiError::Listen { port, reason })?;
     let port = server
         .server_addr()
         .to_ip()
@@ -98,7 +96,7 @@ pub fn serve(engines: Vec<EngineConfig>, port: u16, open: bool) -> Result<(), St
     let address = format!("http://127.0.0.1:{port}/");
     println!("lielow gui: {address}");
     let _ = ctrlc::set_handler(|| {
-        crate::matchplay::ugi_client::kill_all_engines();
+        crate::matchplay::process::kill_all_engines();
         std::process::exit(130);
     });
     if open {
@@ -153,8 +151,11 @@ fn trusted(request: &Request, port: u16) -> bool {
 
 fn handle(state: &State, mut request: Request) {
     if !trusted(&request, state.port) {
-        let body = json!({"error": "refused: wrong Host or Origin"}).to_string();
-        return respond(request, 403, "application/json", body);
+        let refusal = Refusal {
+            status: 403,
+            message: "refused: wrong Host or Origin".into(),
+        };
+        return reply::<()>(request, Err(refusal));
     }
     let url = request.url().to_owned();
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
@@ -164,13 +165,8 @@ fn handle(state: &State, mut request: Request) {
         (Method::Get, "/app.js") => respond(request, 200, "text/javascript", APP_JS.into()),
         (Method::Get, "/style.css") => respond(request, 200, "text/css", STYLE_CSS.into()),
         (Method::Get, "/api/engines") => {
-            let names: Vec<&str> = state.engines.iter().map(|e| e.name.as_str()).collect();
-            respond(
-                request,
-                200,
-                "application/json",
-                json!({"engines": names}).to_string(),
-            )
+            let engines = state.engines.iter().map(|e| e.name.as_str()).collect();
+            reply(request, Ok(EnginesAnswer { engines }))
         }
         (Method::Get, "/api/events") => {
             let answer = events(state, query);
@@ -179,39 +175,51 @@ fn handle(state: &State, mut request: Request) {
         (Method::Post, route) => {
             let body = match read_body(&mut request) {
                 Ok(body) => body,
-                Err(refusal) => return reply(request, Err(refusal)),
+                Err(refusal) => return reply::<()>(request, Err(refusal)),
             };
-            let answer = match route {
-                "/api/position" => position_answer(&body),
-                "/api/go" => go(state, &body),
-                "/api/stop" => stop(state, &body),
-                "/api/review" => review_answer(&body),
-                _ => Err(Refusal(404, format!("no route {route}"))),
-            };
-            reply(request, answer)
+            match route {
+                "/api/position" => reply(request, decode(&body).and_then(position_answer)),
+                "/api/go" => reply(request, decode(&body).and_then(|b| go(state, b))),
+                "/api/stop" => reply(request, decode(&body).and_then(|b| stop(state, b))),
+                "/api/review" => reply(request, decode(&body).and_then(review_answer)),
+                _ => reply::<()>(
+                    request,
+                    Err(Refusal {
+                        status: 404,
+                        message: format!("no route {route}"),
+                    }),
+                ),
+            }
         }
-        _ => respond(
+        _ => reply::<()>(
             request,
-            404,
-            "application/json",
-            json!({"error": "not found"}).to_string(),
+            Err(Refusal {
+                status: 404,
+                message: "not found".into(),
+            }),
         ),
     }
 }
 
-fn reply(request: Request, answer: Result<Value, Refusal>) {
-    match answer {
-        Ok(value) => respond(request, 200, "application/json", value.to_string()),
-        Err(Refusal(status, message)) => respond(
-            request,
-            status,
-            "application/json",
-            json!({ "error": message }).to_string(),
-        ),
-    }
+/// Answers `answer` as JSON: the value, or `{"error": ...}` with the refusal's status.
+fn reply<T: Serialize>(request: Request, answer: Result<T, Refusal>) {
+    let (status, body) = match answer.and_then(|value| {
+        serde_json::to_string(&value).map_err(|e| Refusal {
+            status: 500,
+            message: format!("cannot write the answer: {e}"),
+        })
+    }) {
+        Ok(body) => (200, body),
+        Err(Refusal { status, message }) => {
+            let error = ErrorAnswer { error: &message };
+            let body = serde_json::to_string(&error).unwrap_or_else(|_| "{}".to_owned());
+            (status, body)
+        }
+    };
+    respond(request, status, "application/json", body);
 }
 
-fn read_body(request: &mut Request) -> Result<Value, Refusal> {
+fn read_body(request: &mut Request) -> Result<Vec<u8>, Refusal> {
     let mut body = Vec::new();
     request
         .as_reader()
@@ -219,110 +227,100 @@ fn read_body(request: &mut Request) -> Result<Value, Refusal> {
         .read_to_end(&mut body)
         .map_err(|e| bad(format!("cannot read the request: {e}")))?;
     if body.len() > MAX_BODY {
-        return Err(Refusal(
-            413,
-            format!("request larger than {MAX_BODY} bytes"),
-        ));
+        return Err(Refusal {
+            status: 413,
+            message: format!("request larger than {MAX_BODY} bytes"),
+        });
     }
-    serde_json::from_slice(&body).map_err(|e| bad(format!("not JSON: {e}")))
+    Ok(body)
+}
+
+/// A game checked by the rules core.
+struct Game {
+    start: Position,
+    moves: Vec<Move>,
+    /// The position after the moves.
+    now: Position,
 }
 
 /// The start position and the moves of a request, checked by the rules core.
-fn game_of(body: &Value) -> Result<(Position, Vec<Move>, Position), Refusal> {
-    let start_text = body["start"]
-        .as_str()
-        .ok_or_else(|| bad("no 'start' LFEN"))?;
+fn game_of(start: Option<&str>, texts: &[String]) -> Result<Game, Refusal> {
+    let start_text = start.ok_or_else(|| bad("no 'start' LFEN"))?;
     let start = Position::from_lfen(start_text)
         .map_err(|e| bad(format!("bad LFEN '{}': {e}", ugi::shown(start_text))))?;
-    let texts = match &body["moves"] {
-        Value::Null => Vec::new(),
-        Value::Array(moves) => moves.clone(),
-        _ => return Err(bad("'moves' must be a list")),
-    };
     if texts.len() > MAX_PLIES {
         return Err(bad(format!("more than {MAX_PLIES} moves")));
     }
-    let mut position = start;
+    let mut now = start;
     let mut moves = Vec::with_capacity(texts.len());
     for (index, text) in texts.iter().enumerate() {
-        let text = text.as_str().ok_or_else(|| bad("a move is not a string"))?;
-        let mv = position
+        let mv = now
             .parse_move(text)
             .map_err(|e| bad(format!("move {} '{}': {e}", index + 1, ugi::shown(text))))?;
         moves.push(mv);
-        position = position.play(mv);
+        now = now.play(mv);
     }
-    Ok((start, moves, position))
+    Ok(Game { start, moves, now })
 }
 
-fn position_answer(body: &Value) -> Result<Value, Refusal> {
-    let (_, moves, position) = game_of(body)?;
+fn position_answer(request: PositionRequest) -> Result<PositionAnswer, Refusal> {
+    let Game { moves, now, .. } = game_of(request.start.as_deref(), &request.moves)?;
     let mut arrows = Vec::new();
-    if let Some(list) = body["arrows"].as_array() {
-        for text in list.iter().take(16).filter_map(Value::as_str) {
-            let parsed = MoveText::parse(text).map_err(|e| bad(format!("arrow: {e}")))?;
-            let size = position.size();
-            if parsed.from.is_on(size) && parsed.to.is_none_or(|to| to.is_on(size)) {
-                arrows.push(match parsed.to {
-                    Some(to) => Move::new(parsed.from, to, parsed.capture),
-                    None => Move::bear_off(parsed.from),
-                });
-            }
+    for text in request.arrows.iter().take(16) {
+        let parsed = MoveText::parse(text).map_err(|e| bad(format!("arrow: {e}")))?;
+        let size = now.size();
+        if parsed.from.is_on(size) && parsed.to.is_none_or(|to| to.is_on(size)) {
+            arrows.push(match parsed.to {
+                Some(to) => Move::new(parsed.from, to, parsed.capture),
+                None => Move::bear_off(parsed.from),
+            });
         }
     }
     let svg = diagram::svg(
-        &position,
+        &now,
         &Diagram {
             last_move: moves.last().copied(),
             arrows,
-            flipped: body["flip"].as_bool().unwrap_or(false),
+            flipped: request.flip,
         },
     );
-    let legal: Vec<String> = position.legal_moves().iter().map(Move::to_string).collect();
-    Ok(json!({
-        "lfen": position.to_lfen(),
-        "svg": svg,
-        "legal": if position.is_game_over() { Vec::new() } else { legal },
-        "side": position.side_to_move().to_string(),
-        "winner": position.winner().map(|w| w.to_string()),
-        "size": position.size().n(),
-    }))
+    let legal = if now.is_game_over() {
+        Vec::new()
+    } else {
+        now.legal_moves().iter().map(Move::to_string).collect()
+    };
+    Ok(PositionAnswer {
+        lfen: now.to_lfen(),
+        svg,
+        legal,
+        side: now.side_to_move().to_string(),
+        winner: now.winner().map(|w| w.to_string()),
+        size: now.size().n(),
+    })
 }
 
 /// The search limits a page may ask for, bounded.
-fn limits_of(body: &Value) -> Result<(Limits, Option<Duration>), Refusal> {
-    let limits = &body["limits"];
-    let number = |name: &str, max: u64| -> Result<Option<u64>, Refusal> {
-        match &limits[name] {
-            Value::Null => Ok(None),
-            value => match value.as_u64() {
-                Some(n) if (1..=max).contains(&n) => Ok(Some(n)),
-                _ => Err(bad(format!("limits.{name} must be 1 to {max}"))),
-            },
-        }
+fn limits_of(limits: LimitsRequest) -> Result<Limits, Refusal> {
+    let bounded = |name: &str, value: Option<u64>, max: u64| match value {
+        Some(n) if !(1..=max).contains(&n) => Err(bad(format!("limits.{name} must be 1 to {max}"))),
+        _ => Ok(value),
     };
     let result = Limits {
-        movetime: number("movetime", 3_600_000)?,
-        depth: number("depth", 64)?.map(|d| d as u32),
-        nodes: number("nodes", 1_000_000_000_000)?,
-        infinite: limits["infinite"].as_bool().unwrap_or(false),
+        movetime: bounded("movetime", limits.movetime, 3_600_000)?,
+        depth: bounded("depth", limits.depth, 64)?.map(|d| d as u32),
+        nodes: bounded("nodes", limits.nodes, 1_000_000_000_000)?,
+        infinite: limits.infinite,
         ..Limits::default()
     };
     let bounded = result.movetime.is_some() || result.depth.is_some() || result.nodes.is_some();
     if !bounded && !result.infinite {
         return Err(bad("give limits.movetime, depth, nodes or infinite"));
     }
-    let budget = if result.infinite || result.movetime.is_none() {
-        None
-    } else {
-        result.movetime.map(Duration::from_millis)
-    };
-    Ok((result, budget))
+    Ok(result)
 }
 
 /// A valid session name: 8 to 64 letters and digits, chosen by the page.
-fn session_name(body: &Value) -> Result<String, Refusal> {
-    let name = body["session"].as_str().unwrap_or("");
+fn session_name(name: &str) -> Result<String, Refusal> {
     let valid = (8..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric());
     valid
         .then(|| name.to_owned())
@@ -338,17 +336,17 @@ fn with_session<T>(
     let mut sessions = state.sessions.lock().unwrap_or_else(|p| p.into_inner());
     if !sessions.contains_key(name) {
         if sessions.len() >= MAX_SESSIONS {
-            return Err(Refusal(
-                429,
-                format!("at most {MAX_SESSIONS} pages at once"),
-            ));
+            return Err(Refusal {
+                status: 429,
+                message: format!("at most {MAX_SESSIONS} pages at once"),
+            });
         }
         let log = Arc::new((Mutex::new(EventLog::default()), Condvar::new()));
         let engines = state
             .engines
             .iter()
             .map(|config| {
-                let (sender, receiver) = mpsc::channel::<Value>();
+                let (sender, receiver) = mpsc::channel::<Event>();
                 let log = Arc::clone(&log);
                 thread::spawn(move || {
                     for event in receiver {
@@ -380,51 +378,43 @@ fn with_session<T>(
     Ok(work(session))
 }
 
-fn engine_index(state: &State, body: &Value) -> Result<usize, Refusal> {
-    let index = body["engine"].as_u64().unwrap_or(0) as usize;
+fn engine_index(state: &State, index: usize) -> Result<usize, Refusal> {
     (index < state.engines.len())
         .then_some(index)
         .ok_or_else(|| bad(format!("no engine {index}")))
 }
 
-fn go(state: &State, body: &Value) -> Result<Value, Refusal> {
-    let name = session_name(body)?;
-    let engine = engine_index(state, body)?;
-    let (start, moves, position) = game_of(body)?;
-    if position.is_game_over() {
+fn go(state: &State, request: GoRequest) -> Result<Started, Refusal> {
+    let name = session_name(&request.session)?;
+    let engine = engine_index(state, request.engine)?;
+    let Game { start, moves, now } = game_of(request.start.as_deref(), &request.moves)?;
+    if now.is_game_over() {
         return Err(bad("the game is over"));
     }
-    let (limits, budget) = limits_of(body)?;
-    let lines = body["multipv"].as_u64().unwrap_or(1).clamp(1, 32) as u32;
-    let search = body["search"].as_u64().unwrap_or(0);
-    let mut position_line = format!("position fen {}", start.to_lfen());
-    if !moves.is_empty() {
-        position_line += " moves";
-        for mv in &moves {
-            position_line += &format!(" {mv}");
-        }
-    }
-    let order = Order::Go {
-        position: position_line,
-        go: ugi::go_line(&limits),
-        lines,
-        budget,
-        search,
-    };
+    let limits = limits_of(request.limits)?;
+    let order = Order::Search(Box::new(SearchOrder {
+        start,
+        moves,
+        limits,
+        lines: request.multipv.unwrap_or(1).clamp(1, 32) as u32,
+        search: request.search,
+    }));
     with_session(state, &name, |session| session.engines[engine].send(order))?;
-    Ok(json!({"started": search}))
+    Ok(Started {
+        started: request.search,
+    })
 }
 
-fn stop(state: &State, body: &Value) -> Result<Value, Refusal> {
-    let name = session_name(body)?;
-    let engine = engine_index(state, body)?;
+fn stop(state: &State, request: StopRequest) -> Result<Stopped, Refusal> {
+    let name = session_name(&request.session)?;
+    let engine = engine_index(state, request.engine)?;
     with_session(state, &name, |session| {
         session.engines[engine].send(Order::Stop)
     })?;
-    Ok(json!({"stopped": true}))
+    Ok(Stopped { stopped: true })
 }
 
-fn events(state: &State, query: &str) -> Result<Value, Refusal> {
+fn events(state: &State, query: &str) -> Result<EventsAnswer, Refusal> {
     let field = |key: &str| {
         query
             .split('&')
@@ -432,7 +422,7 @@ fn events(state: &State, query: &str) -> Result<Value, Refusal> {
             .unwrap_or("")
             .to_owned()
     };
-    let name = session_name(&json!({"session": field("session")}))?;
+    let name = session_name(&field("session"))?;
     let after: u64 = field("after").parse().unwrap_or(0);
     let log = with_session(state, &name, |session| Arc::clone(&session.log))?;
     let (events, arrived) = &*log;
@@ -440,21 +430,24 @@ fn events(state: &State, query: &str) -> Result<Value, Refusal> {
     let (guard, _) = arrived
         .wait_timeout_while(guard, EVENT_WAIT, |log| log.next <= after)
         .unwrap_or_else(|p| p.into_inner());
-    let fresh: Vec<Value> = guard
+    let fresh: Vec<Numbered> = guard
         .events
         .iter()
         .filter(|(number, _)| *number > after)
-        .map(|(number, event)| json!({"n": number, "event": event}))
+        .map(|(number, event)| Numbered {
+            n: *number,
+            event: event.clone(),
+        })
         .collect();
     drop(guard);
     // Waiting counts as being there.
     let _ = with_session(state, &name, |_| ());
-    Ok(json!({ "events": fresh }))
+    Ok(EventsAnswer { events: fresh })
 }
 
-fn review_answer(body: &Value) -> Result<Value, Refusal> {
-    let (start, moves, _) = game_of(body)?;
-    let movetime = body["movetime"].as_u64().unwrap_or(100).clamp(10, 2000);
+fn review_answer(request: ReviewRequest) -> Result<serde_json::Value, Refusal> {
+    let Game { start, moves, .. } = game_of(request.start.as_deref(), &request.moves)?;
+    let movetime = request.movetime.unwrap_or(100).clamp(10, 2000);
     let mut searcher = Searcher::new();
     let settings = ReviewSettings {
         limits: Limits {
@@ -464,5 +457,8 @@ fn review_answer(body: &Value) -> Result<Value, Refusal> {
         lines: 1,
     };
     let reviewed = review::review(&start, &moves, &mut searcher, &settings, &mut |_, _| {});
-    Ok(review_report::game_json(&reviewed, json!({})))
+    Ok(review_report::game_json(
+        &reviewed,
+        serde_json::Value::Object(Default::default()),
+    ))
 }

@@ -15,11 +15,12 @@ use super::engine_spec::{EngineKind, EngineSpec};
 use super::merge;
 use super::openings::{self, OpeningFilter};
 use super::player::Timeouts;
+use super::process::{self, split_command_line};
 use super::report::Tally;
 use super::runner::{self, MatchConfig, MoveLimits, Shard};
 use super::stats::Sprt;
 use super::time_control::TimeControl;
-use super::ugi_client::{self, split_command_line, UgiEngine};
+use super::ugi_client::UgiEngine;
 
 /// No-reply timeout when the match is timed (added to the move's budget).
 const TIMED_TIMEOUT_MS: u64 = 5_000;
@@ -185,7 +186,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
             (EngineKind::Builtin(builtin), builtin.name())
         }
         None => {
-            let argv = split_command_line(command)?;
+            let argv = split_command_line(command).map_err(|e| e.to_string())?;
             let stem = std::path::Path::new(&argv[0])
                 .file_name()
                 .map_or(argv[0].clone(), |s| s.to_string_lossy().into_owned());
@@ -392,7 +393,7 @@ fn try_run_match(args: &MatchArgs) -> Result<(), String> {
     // The engines run in process groups of their own (so that a hung one can be killed with
     // its children), out of reach of the terminal's Ctrl-C: the runner ends them itself.
     let _ = ctrlc::set_handler(|| {
-        ugi_client::kill_all_engines();
+        process::kill_all_engines();
         eprintln!("\nlielow match: interrupted; every engine it started is stopped");
         std::process::exit(130);
     });

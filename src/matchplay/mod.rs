@@ -7,7 +7,8 @@
 //! - [`runner`]: scheduling of game pairs over worker threads, the game loop and the referee;
 //! - [`engine_spec`]: which player to start and how; [`player`]: what the runner asks of a
 //!   player, implemented by [`ugi_client`] (a child process spoken to in UGI, with timeouts,
-//!   killed and restarted when it hangs) and [`builtin`];
+//!   killed and restarted when it hangs) and [`builtin`]; [`process`]: an engine's process,
+//!   started in a process group of its own and killed with it (the GUI's engines too);
 //! - [`time_control`]: the clock of `--tc`, with or without periods of moves;
 //! - [`stats`]: Elo, error bars, LOS and SPRT from game-pair statistics; [`report`]: the summary;
 //!   [`merge`]: the summaries of a match's shards added up;
@@ -21,6 +22,7 @@ pub mod engine_spec;
 pub mod merge;
 pub mod openings;
 pub mod player;
+pub mod process;
 pub mod records;
 pub mod report;
 pub mod runner;

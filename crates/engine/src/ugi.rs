@@ -1,5 +1,7 @@
 //! UGI, the text protocol: one input line parsed into a typed [`Command`], and the text of every
 //! reply. This module only parses and formats; `engine` owns the state and the threads.
+//! [`position`](PositionCommand) is read and printed in one place; [`client`] is the other side
+//! of the conversation, the one a match runner or a GUI speaks through.
 //!
 //! Parsing is strict: a line that does not match a command's grammar exactly is refused with a
 //! [`CommandError`] and nothing is done, so a typo never half-applies (protocol.md lists every form).
@@ -11,7 +13,6 @@ use crate::limits::{Clock, Limits};
 use crate::search::params::{ParamError, ParamSpec, Params};
 use lielow_rules::board::BoardSize;
 use lielow_rules::lfen::LfenError;
-use lielow_rules::position::Position;
 
 /// Which handshake opened the session: both answer the same, ending in `ugiok` or `uciok`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,25 +110,6 @@ pub enum OptionSetting {
         /// Its value, as given.
         value: String,
     },
-}
-
-/// Where `position` starts before its moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Start {
-    /// The start position of the `BoardSize` option.
-    StartPos,
-    /// An LFEN position (already parsed: an unreadable one is refused by the parser).
-    Fen(Box<Position>),
-}
-
-/// `position ... [moves ...]`: the moves are checked against the position by the engine, which
-/// alone knows the board size `startpos` means.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionCommand {
-    /// The position the moves start from.
-    pub start: Start,
-    /// The moves, as written (checked when applied).
-    pub moves: Vec<String>,
 }
 
 /// `query <question>`.
@@ -322,8 +304,12 @@ impl std::error::Error for CommandError {}
 // The rules crate owns how input is quoted: its replay errors quote a bad move the same way.
 pub use lielow_rules::quote::shown;
 
+pub mod client;
+mod position;
 mod reply;
 
+use position::parse_position;
+pub use position::{lfen_word, PositionCommand, Start};
 pub use reply::{
     bestmove_line, bestmove_ponder_line, board_picture, currmove_line, error_line, eval_report,
     game_over_line, handshake, ignored_words_line, info_line, read_info, report_line, response,
@@ -463,47 +449,6 @@ fn parse_setoption(mut tokens: Tokens) -> Result<OptionSetting, CommandError> {
         "MultiPV" => OptionSetting::MultiPv(number),
         _ => OptionSetting::BoardSize(BoardSize::from_n(number).ok_or_else(bad)?),
     })
-}
-
-/// The word of an LFEN's `fields` that `error` is about, quoted through [`shown`], if the error
-/// is about one word.
-pub fn lfen_word(fields: &[&str], error: LfenError) -> Option<String> {
-    let index = match error {
-        LfenError::BadSide => 1,
-        LfenError::TrailingText => 2,
-        _ => return None,
-    };
-    fields.get(index).map(|word| shown(word))
-}
-
-fn parse_position(mut tokens: Tokens) -> Result<PositionCommand, CommandError> {
-    const COMMAND: &str = "position";
-    let start = match tokens.next() {
-        Some("startpos") => Start::StartPos,
-        Some("fen") => {
-            let fields: Vec<&str> = tokens.clone().take_while(|&t| t != "moves").collect();
-            if fields.is_empty() {
-                return Err(CommandError::missing(COMMAND, "the LFEN after 'fen'"));
-            }
-            for _ in 0..fields.len() {
-                tokens.next();
-            }
-            let position =
-                Position::from_lfen(&fields.join(" ")).map_err(|error| CommandError::BadFen {
-                    error,
-                    word: lfen_word(&fields, error),
-                })?;
-            Start::Fen(Box::new(position))
-        }
-        Some(other) => return Err(CommandError::unexpected(COMMAND, other)),
-        None => return Err(CommandError::missing(COMMAND, "'startpos' or 'fen <LFEN>'")),
-    };
-    let moves = match tokens.next() {
-        None => Vec::new(),
-        Some("moves") => tokens.map(str::to_owned).collect(),
-        Some(other) => return Err(CommandError::unexpected(COMMAND, other)),
-    };
-    Ok(PositionCommand { start, moves })
 }
 
 /// `go`: the clock fields fill a [`Clock`] (p1 = Blue = index 0; a missing field is 0); a bare
@@ -864,32 +809,6 @@ mod tests {
             "setoption name BoardSize value 10",
             "setoption name Ponder value maybe",
             "setoption value 3",
-        ] {
-            assert!(parse(line).is_err(), "{line}");
-        }
-    }
-
-    #[test]
-    fn position_keeps_the_move_texts_for_the_engine() {
-        let Ok(Command::Position(command)) =
-            parse("position fen 8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b moves a2-a3 zz")
-        else {
-            panic!("position should parse");
-        };
-        assert_eq!(
-            command.start,
-            Start::Fen(Box::new(Position::start(BoardSize::Eight)))
-        );
-        assert_eq!(command.moves, ["a2-a3", "zz"]);
-        assert!(matches!(
-            parse("position fen 8/8 b"),
-            Err(CommandError::BadFen { .. })
-        ));
-        for line in [
-            "position",
-            "position fen",
-            "position startpos a2-a3",
-            "position start",
         ] {
             assert!(parse(line).is_err(), "{line}");
         }
