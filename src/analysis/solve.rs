@@ -470,13 +470,13 @@ impl Solver {
     /// defender's every legal move must, down to games the attacker has won. Returns the number
     /// of distinct (position, bound) nodes of the proof tree, or an error if it does not check
     /// out.
-    pub fn verify(&self, position: &Position, bound: u32) -> Result<u64, String> {
+    pub fn verify(&self, position: &Position, bound: u32) -> Result<u64, SolveError> {
         let mut checked = HashMap::new();
         if !self.check(position, bound, &mut checked) {
-            return Err(format!(
-                "the proof of {} within {bound} plies does not check out",
-                position.to_lfen()
-            ));
+            return Err(SolveError::ProofFails {
+                lfen: position.to_lfen(),
+                bound,
+            });
         }
         let mut proof = HashSet::new();
         self.count_proof(position, bound, &checked, &mut proof);
@@ -559,20 +559,65 @@ pub struct Solution {
     pub proof_size: Option<u64>,
 }
 
+/// Why a position was not solved.
+#[derive(Debug)]
+pub enum SolveError {
+    /// The game is already over: there is nothing to prove.
+    GameOver,
+    /// `verify` found the proof of the attacker's win from `lfen` within `bound` plies
+    /// wrong (a bug of the solver, never of the input).
+    ProofFails {
+        /// Where the proof starts, as LFEN.
+        lfen: String,
+        /// Its bound in plies.
+        bound: u32,
+    },
+    /// The solver's own thread (with its deep stack) did not start.
+    Thread(std::io::Error),
+    /// The second thread of `--threads 2` did not start.
+    HelperThread(std::io::Error),
+    /// The solver's thread panicked.
+    Panicked,
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::GameOver => f.write_str("the game is over in this position"),
+            SolveError::ProofFails { lfen, bound } => write!(
+                f,
+                "the proof of {lfen} within {bound} plies does not check out"
+            ),
+            SolveError::Thread(error) => write!(f, "cannot start the solver thread: {error}"),
+            SolveError::HelperThread(error) => write!(f, "cannot start a solver thread: {error}"),
+            SolveError::Panicked => f.write_str("the solver failed"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SolveError::Thread(error) | SolveError::HelperThread(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
 /// [`solve`] on a thread with a stack deep enough for [`MAX_PLIES`].
 pub fn solve_on_big_stack(
     position: &Position,
     budget: &Budget,
     threads: usize,
     verify: bool,
-) -> Result<Solution, String> {
+) -> Result<Solution, SolveError> {
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(SOLVER_STACK_BYTES)
             .spawn_scoped(scope, || solve(position, budget, threads, verify))
-            .map_err(|e| format!("cannot start the solver thread: {e}"))?
+            .map_err(SolveError::Thread)?
             .join()
-            .map_err(|_| "the solver failed".to_owned())?
+            .map_err(|_| SolveError::Panicked)?
     })
 }
 
@@ -585,9 +630,9 @@ pub fn solve(
     budget: &Budget,
     threads: usize,
     verify: bool,
-) -> Result<Solution, String> {
+) -> Result<Solution, SolveError> {
     if position.is_game_over() {
-        return Err("the game is over in this position".into());
+        return Err(SolveError::GameOver);
     }
     let us = position.side_to_move();
     let mut solvers = [Solver::new(us), Solver::new(us.opponent())];
@@ -679,7 +724,7 @@ fn ask_both(
     plies: u32,
     budget: &Budget,
     threads: usize,
-) -> Result<[Answer; 2], String> {
+) -> Result<[Answer; 2], SolveError> {
     if threads < 2 {
         let mine = solvers[0].prove(position, plies, budget);
         if mine == Answer::Proven {
@@ -692,7 +737,7 @@ fn ask_both(
         let other = std::thread::Builder::new()
             .stack_size(SOLVER_STACK_BYTES)
             .spawn_scoped(scope, || theirs[0].prove(position, plies, budget))
-            .map_err(|e| format!("cannot start a solver thread: {e}"))?;
+            .map_err(SolveError::HelperThread)?;
         let mine = ours[0].prove(position, plies, budget);
         Ok([mine, other.join().expect("the solver thread")])
     })
