@@ -5,6 +5,13 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+use crate::analysis::command;
+use crate::analysis::command_error::AnalysisError;
+use crate::datagen::{DatagenError, EvalFlagError};
+use crate::matchplay::command::{run_match, run_openings};
+use crate::matchplay::command_error::{MatchError, OpeningsError};
+use crate::matchplay::openings::BadLfen;
+use crate::train::TrainError;
 use lielow_engine::bench;
 use lielow_rules::board::{BoardSize, BoardSizeError};
 use lielow_rules::perft;
@@ -77,6 +84,96 @@ enum Command {
     },
 }
 
+/// Why a subcommand failed: its own error, printed once, by [`run`], as
+/// `lielow <command>: <error>` on stderr.
+#[derive(Debug)]
+pub enum CliError {
+    /// `lielow perft --fen` with a bad LFEN.
+    Perft(BadLfen),
+    /// `lielow bench --eval` that does not load.
+    Bench(EvalFlagError),
+    /// `lielow match`.
+    Match(MatchError),
+    /// `lielow openings`.
+    Openings(OpeningsError),
+    /// `lielow board`.
+    Board(AnalysisError),
+    /// `lielow solve`.
+    Solve(AnalysisError),
+    /// `lielow analyse`.
+    Analyse(AnalysisError),
+    /// `lielow datagen`.
+    Datagen(DatagenError),
+    /// `lielow train`.
+    Train(TrainError),
+    /// `lielow tune`.
+    Tune(TrainError),
+}
+
+impl CliError {
+    /// The subcommand's name, which starts the message.
+    pub fn command(&self) -> &'static str {
+        match self {
+            CliError::Perft(_) => "perft",
+            CliError::Bench(_) => "bench",
+            CliError::Match(_) => "match",
+            CliError::Openings(_) => "openings",
+            CliError::Board(_) => "board",
+            CliError::Solve(_) => "solve",
+            CliError::Analyse(_) => "analyse",
+            CliError::Datagen(_) => "datagen",
+            CliError::Train(_) => "train",
+            CliError::Tune(_) => "tune",
+        }
+    }
+
+    /// The exit status: 2 (bad input) but for `lielow openings` short of positions (1).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Openings(error) => error.exit_code(),
+            _ => 2,
+        }
+    }
+
+    /// Whether the error is said on stderr (not when the reader of stdout went away).
+    pub fn is_reported(&self) -> bool {
+        match self {
+            CliError::Openings(error) => error.is_reported(),
+            _ => true,
+        }
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CliError::Perft(error) => error.fmt(f),
+            CliError::Bench(error) => error.fmt(f),
+            CliError::Match(error) => error.fmt(f),
+            CliError::Openings(error) => error.fmt(f),
+            CliError::Board(error) | CliError::Solve(error) | CliError::Analyse(error) => {
+                error.fmt(f)
+            }
+            CliError::Datagen(error) => error.fmt(f),
+            CliError::Train(error) | CliError::Tune(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CliError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(match self {
+            CliError::Perft(error) => error,
+            CliError::Bench(error) => error,
+            CliError::Match(error) => error,
+            CliError::Openings(error) => error,
+            CliError::Board(error) | CliError::Solve(error) | CliError::Analyse(error) => error,
+            CliError::Datagen(error) => error,
+            CliError::Train(error) | CliError::Tune(error) => error,
+        })
+    }
+}
+
 /// Reads a `--size` argument (`8` or `9`) for clap, as the squares per side the commands take.
 pub fn board_size(text: &str) -> Result<usize, BoardSizeError> {
     text.parse::<BoardSize>().map(BoardSize::n)
@@ -91,61 +188,66 @@ pub fn run() -> i32 {
             return if error.use_stderr() { 2 } else { 0 };
         }
     };
-    match cli.command {
+    let result = match cli.command {
         // No subcommand: speak UGI on stdin/stdout until `quit` or end of input.
-        None => lielow_engine::session::run(std::io::stdin().lock(), Box::new(std::io::stdout())),
-        Some(Command::Perft {
+        None => {
+            return lielow_engine::session::run(
+                std::io::stdin().lock(),
+                Box::new(std::io::stdout()),
+            )
+        }
+        Some(command) => run_command(command),
+    };
+    match result {
+        Ok(status) => status,
+        Err(error) => {
+            if error.is_reported() {
+                eprintln!("lielow {}: {error}", error.command());
+            }
+            error.exit_code()
+        }
+    }
+}
+
+/// Runs a subcommand; its exit status (0, or the GUI's, which reports its own errors), or the
+/// error for [`run`] to print.
+fn run_command(command: Command) -> Result<i32, CliError> {
+    match command {
+        Command::Perft {
             depth,
             fen,
             size,
             divide,
             threads,
-        }) => {
+        } => {
             let position = match fen {
-                Some(text) => match Position::from_lfen(&text) {
-                    Ok(position) => position,
-                    Err(error) => {
-                        let fields: Vec<&str> = text.split_whitespace().collect();
-                        match lielow_engine::ugi::lfen_word(&fields, error) {
-                            Some(word) => eprintln!("lielow perft: {error} (found '{word}')"),
-                            None => eprintln!("lielow perft: {error}"),
-                        }
-                        return 2;
-                    }
-                },
+                Some(text) => BadLfen::read(&text).map_err(CliError::Perft)?,
                 None => Position::start(BoardSize::from_n(size).expect("clap checked the size")),
             };
             run_perft(&position, depth, divide, threads as usize);
-            0
         }
-        Some(Command::Match(args)) => crate::matchplay::command::run_match(&args),
-        Some(Command::Openings(args)) => crate::matchplay::command::run_openings(&args),
-        Some(Command::Board(args)) => crate::analysis::command::run_board(&args),
-        Some(Command::Solve(args)) => crate::analysis::command::run_solve(&args),
-        Some(Command::Analyse(args)) => crate::analysis::command::run_analyse(&args),
-        Some(Command::Gui(args)) => crate::gui::run(&args),
-        Some(Command::Datagen(args)) => crate::datagen::run(&args),
-        Some(Command::Train(args)) => crate::train::run(&args),
-        Some(Command::Tune(args)) => crate::train::tune(&args),
-        Some(Command::Bench {
+        Command::Match(args) => run_match(&args).map_err(CliError::Match)?,
+        Command::Openings(args) => run_openings(&args).map_err(CliError::Openings)?,
+        Command::Board(args) => command::run_board(&args).map_err(CliError::Board)?,
+        Command::Solve(args) => command::run_solve(&args).map_err(CliError::Solve)?,
+        Command::Analyse(args) => command::run_analyse(&args).map_err(CliError::Analyse)?,
+        Command::Datagen(args) => crate::datagen::run(&args).map_err(CliError::Datagen)?,
+        Command::Train(args) => crate::train::run(&args).map_err(CliError::Train)?,
+        Command::Tune(args) => crate::train::tune(&args).map_err(CliError::Tune)?,
+        Command::Gui(args) => return Ok(crate::gui::run(&args)),
+        Command::Bench {
             depth,
             threads,
             eval,
-        }) => {
+        } => {
             let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
-            let network = match eval.load() {
-                Ok(network) => network,
-                Err(error) => {
-                    eprintln!("lielow bench: --eval {eval}: {error}");
-                    return 2;
-                }
-            };
+            let network = EvalFlagError::load(&eval).map_err(CliError::Bench)?;
             let result = bench::run_with_threads(depth, threads as usize, network);
             eprintln!("time {} ms", result.time_ms);
             println!("{} nodes {} nps", result.nodes, result.nps);
-            0
         }
     }
+    Ok(0)
 }
 
 fn run_perft(position: &Position, depth: u32, divide: bool, threads: usize) {

@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod cli;
 pub mod datagen;
 pub mod diagram;
+pub mod file_error;
 pub mod gui;
 pub mod matchplay;
 pub mod train;

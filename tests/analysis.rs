@@ -1,6 +1,7 @@
 //! `lielow board`, `lielow analyse` and `lielow solve`, through the library and the binary.
 
-use std::process::{Command, Output};
+mod support;
+
 use std::sync::atomic::AtomicBool;
 
 use lielow::analysis::solve::{solve, Budget, Verdict};
@@ -9,19 +10,7 @@ use lielow_engine::search::Searcher;
 use lielow_rules::{BoardSize, Position, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-
-fn lielow(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lielow"))
-        .args(args)
-        .output()
-        .expect("run lielow")
-}
-
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("lielow-analysis-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
+use support::{lielow, scratch};
 
 fn count(text: &str, needle: &str) -> usize {
     text.matches(needle).count()

@@ -1,24 +1,11 @@
 //! Black-box tests of `lielow perft`: the real binary, its stdout, stderr and exit status.
 
+mod support;
+
 use std::collections::BTreeSet;
-use std::process::{Command, Output};
 
 use lielow_rules::{BoardSize, Position};
-
-fn lielow(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lielow"))
-        .args(args)
-        .output()
-        .expect("the lielow binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("UTF-8 output")
-}
+use support::{lielow, stderr, stdout};
 
 /// Runs a perft that must succeed; returns its stdout lines.
 fn perft_ok(args: &[&str]) -> Vec<String> {

@@ -2,28 +2,21 @@
 //! threads, a stopped run resumes to the same bytes, shards make up the whole run, and every
 //! position kept is one the evaluation should learn from.
 
+mod support;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use lielow::datagen::format::{read_file, read_games, GameSamples};
 use lielow_engine::score::Score;
 use lielow_rules::attacks;
+use support::{lielow_command, scratch};
 
 fn datagen(output: &Path, extra: &[&str]) -> std::process::Output {
     let output = output.display().to_string();
     let mut args = vec!["datagen", "-o", &output, "--games", "12", "--nodes", "1500"];
     args.extend(extra);
-    Command::new(env!("CARGO_BIN_EXE_lielow"))
-        .args(&args)
-        .output()
-        .expect("run lielow")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lielow-datagen-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    lielow_command().args(&args).output().expect("run lielow")
 }
 
 fn by_game(games: Vec<GameSamples>) -> BTreeMap<u64, GameSamples> {

@@ -1,12 +1,15 @@
 //! `lielow gui`'s server through HTTP: the checks every request passes, the JSON API, and the
 //! engines behind it (the real one, and broken ones from tests/engines/).
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use support::lielow_command;
 
 const BROKEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/broken.sh");
 const START: &str = "8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b";
@@ -23,7 +26,7 @@ impl Gui {
         for engine in engines {
             args.extend(["--engine", engine]);
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lielow"))
+        let mut child = lielow_command()
             .args(&args)
             .stdout(Stdio::piped())
             .spawn()

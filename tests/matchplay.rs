@@ -2,9 +2,10 @@
 //! the deliberately broken engines of tests/engines/broken.sh), plus the statistics checked
 //! against values worked out by hand.
 
+mod support;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use lielow::matchplay::builtin::greedy_move;
@@ -17,30 +18,12 @@ use lielow_rules::{BoardSize, Position};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use support::{lielow, lielow_command, scratch, LIELOW};
 
 const BROKEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/broken.sh");
 const LOGGED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/logged.sh");
 const NOISY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/noisy.sh");
 const SPAWNER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/spawner.sh");
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "lielow-matchplay-{}-{name}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn lielow(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lielow"))
-        .args(args)
-        .output()
-        .expect("run lielow")
-}
 
 /// Runs a match writing JSON and records; returns (json, records, stdout).
 fn run_match(name: &str, args: &[&str]) -> (String, Vec<GameRecord>, String) {
@@ -446,12 +429,12 @@ fn openings_file_is_validated_line_by_line() {
     assert_eq!(openings.len(), 1);
     assert_eq!(openings[0].moves.len(), 2);
     let bad = format!("{good}8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b moves a2-a4\n");
-    let error = parse_file(&bad, "book.txt").unwrap_err();
+    let error = parse_file(&bad, "book.txt").unwrap_err().to_string();
     assert!(
         error.starts_with("book.txt:4:") && error.contains("a2-a4"),
         "{error}"
     );
-    let error = parse_file("8/8 b\n", "book.txt").unwrap_err();
+    let error = parse_file("8/8 b\n", "book.txt").unwrap_err().to_string();
     assert!(error.starts_with("book.txt:1:"), "{error}");
     // A game already over is no opening: Red to move with no stacks.
     assert!(Opening::parse("8/8/8/8/8/8/b1b1b1b1b1b1b1b1/8 r").is_err());
@@ -746,7 +729,7 @@ fn sprt_llr_and_bounds_match_the_hand_computation() {
 
 #[test]
 fn the_real_engine_plays_whole_games_through_the_protocol() {
-    let engine = env!("CARGO_BIN_EXE_lielow");
+    let engine = LIELOW;
     let (json, records, _) = run_match(
         "real-engine",
         &[
@@ -809,11 +792,7 @@ fn go_value(go: &str, word: &str) -> Option<u64> {
 fn logged_engine(name: &str) -> (PathBuf, PathBuf, String) {
     let dir = scratch(name);
     let log = dir.join("engine.log");
-    let command = format!(
-        "{LOGGED} {} {}",
-        log.display(),
-        env!("CARGO_BIN_EXE_lielow")
-    );
+    let command = format!("{LOGGED} {} {}", log.display(), LIELOW);
     (dir, log, command)
 }
 
@@ -867,7 +846,7 @@ fn a_pondering_engine_ponders_on_the_expected_reply() {
             "ponder",
             "option.Threads=1",
             "--engine",
-            env!("CARGO_BIN_EXE_lielow"),
+            LIELOW,
             "name=plain",
             "option.Threads=1",
             "--games",
@@ -962,7 +941,7 @@ fn an_output_path_that_cannot_be_written_is_refused_before_the_first_game() {
 fn stray_output_after_bestmove_answers_nothing_and_costs_nothing() {
     // The engine repeats each bestmove and floods 3000 lines after it; at 200 ms a move and a
     // 50 ms allowance, neither may cost it a move or time.
-    let command = format!("{NOISY} {}", env!("CARGO_BIN_EXE_lielow"));
+    let command = format!("{NOISY} {}", LIELOW);
     let (json, records, _) = run_match(
         "noisy",
         &[
@@ -1018,7 +997,7 @@ fn spawner_match(name: &str, limits: &[&str]) -> (PathBuf, PathBuf, Command) {
     let dir = scratch(name);
     let pidfile = dir.join("pids");
     let engine = format!("{SPAWNER} {}", pidfile.display());
-    let mut command = Command::new(env!("CARGO_BIN_EXE_lielow"));
+    let mut command = lielow_command();
     command.args([
         "match",
         "--engine",
@@ -1110,7 +1089,7 @@ fn without_times(json: &str) -> Vec<String> {
 
 #[test]
 fn merged_shards_give_exactly_the_whole_matchs_figures() {
-    let engine = env!("CARGO_BIN_EXE_lielow");
+    let engine = LIELOW;
     let base = [
         "match",
         "--engine",

@@ -3,13 +3,16 @@
 //! Every wait has a generous timeout, so a hang fails the test instead of blocking the suite;
 //! timing assertions are loose (the real figures are printed with `--nocapture`).
 
+mod support;
+
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use lielow_rules::{BoardSize, Move, Position, Side};
+use support::lielow_command;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -22,7 +25,7 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lielow"))
+        let mut child = lielow_command()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

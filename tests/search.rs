@@ -1,6 +1,8 @@
 //! The search's observable behaviour: proven results in hand-made positions, determinism,
 //! limits, and legality with several threads.
 
+mod support;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -10,6 +12,7 @@ use lielow_engine::score::Score;
 use lielow_engine::search::{Info, Params, Report, SearchResult, Searcher};
 use lielow_rules::attacks;
 use lielow_rules::{BoardSize, Position};
+use support::lielow_command;
 
 fn position(lfen: &str) -> Position {
     Position::from_lfen(lfen).expect("test positions are valid")
@@ -174,7 +177,7 @@ fn bench_signature_is_stable() {
 /// commit's `Bench:` line, say the new number.
 #[test]
 fn lielow_bench_prints_the_recorded_signature() {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_lielow"))
+    let output = lielow_command()
         .arg("bench")
         .output()
         .expect("the lielow binary runs");

@@ -2,24 +2,14 @@
 //! reproducible whatever the threads, lowers the loss, and writes a network the engine loads;
 //! tuning prints a full weight line; bad flags and files are one-line errors.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
+
+use std::path::Path;
+use std::process::Output;
 
 use lielow::datagen::format::read_games;
 use lielow_engine::nnue::Network;
-
-fn lielow(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lielow"))
-        .args(args)
-        .output()
-        .expect("run lielow")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lielow-train-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use support::{lielow, lielow_command, scratch};
 
 /// A small data file of hand-set games on both sizes.
 fn data(dir: &Path) -> String {
@@ -139,7 +129,7 @@ fn training_is_reproducible_lowers_the_loss_and_writes_a_loadable_network() {
     assert!(String::from_utf8_lossy(&resumed.stderr).contains("other settings"));
 
     // The engine plays with it.
-    let session = Command::new(env!("CARGO_BIN_EXE_lielow"))
+    let session = lielow_command()
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

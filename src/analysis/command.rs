@@ -1,5 +1,6 @@
 //! The `lielow board`, `lielow analyse` and `lielow solve` subcommands: their flags, checks and
-//! output. Errors are one line on stderr and exit status 2; nothing is written then.
+//! output. Errors ([`AnalysisError`]) are one line on stderr and exit status 2; nothing is
+//! written then.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -7,16 +8,17 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 
+use super::command_error::AnalysisError;
 use super::html::{self, PageGame};
 use super::review::{self, GameReview, ReviewSettings};
 use super::review_report;
-use super::solve::{self, Budget, Verdict};
+use super::solve::{self, Budget, SolveError, Verdict};
 use crate::matchplay::records::GameRecord;
 use lielow_engine::limits::Limits;
 use lielow_engine::search::Searcher;
 
 use crate::diagram::{self, Diagram};
-use lielow_engine::ugi::shown;
+use crate::file_error::FileError;
 use lielow_rules::board::BoardSize;
 use lielow_rules::moves::{Move, MoveText};
 use lielow_rules::position::Position;
@@ -44,25 +46,39 @@ pub struct BoardArgs {
 }
 
 /// Reads `startpos` (of `size`) or an LFEN.
-pub fn parse_position(text: &str, size: usize) -> Result<Position, String> {
+pub fn parse_position(text: &str, size: usize) -> Result<Position, AnalysisError> {
     if text.trim() == "startpos" {
         return Ok(Position::start(
-            BoardSize::from_n(size).ok_or("the size is 8 or 9")?,
+            BoardSize::from_n(size).ok_or(AnalysisError::Size)?,
         ));
     }
-    Position::from_lfen(text).map_err(|e| format!("position '{}': {e}", shown(text)))
+    Position::from_lfen(text).map_err(|error| AnalysisError::Position {
+        text: text.to_owned(),
+        error,
+    })
 }
 
 /// A move in canonical notation whose squares lie on `position`'s board: arrows and the last
 /// move need not be legal in the position (a threat is the opponent's move; the last move's
 /// origin is empty now).
-fn parse_drawn_move(text: &str, position: &Position, what: &str) -> Result<Move, String> {
-    let error = |e: &dyn std::fmt::Display| format!("{what} '{}': {e}", shown(text));
-    let parsed = MoveText::parse(text).map_err(|e| error(&e))?;
+fn parse_drawn_move(
+    text: &str,
+    position: &Position,
+    flag: &'static str,
+) -> Result<Move, AnalysisError> {
+    let parsed = MoveText::parse(text).map_err(|error| AnalysisError::DrawnMove {
+        flag,
+        text: text.to_owned(),
+        error,
+    })?;
     let size = position.size();
     let on_board = parsed.from.is_on(size) && parsed.to.is_none_or(|to| to.is_on(size));
     if !on_board {
-        return Err(error(&format!("a square is off the {size}x{size} board")));
+        return Err(AnalysisError::OffBoard {
+            flag,
+            text: text.to_owned(),
+            size: size.n(),
+        });
     }
     Ok(match parsed.to {
         Some(to) => Move::new(parsed.from, to, parsed.capture),
@@ -71,18 +87,17 @@ fn parse_drawn_move(text: &str, position: &Position, what: &str) -> Result<Move,
 }
 
 /// Writes `text` to `path` (`-`: standard output).
-pub fn write_output(path: &PathBuf, text: &str) -> Result<(), String> {
+pub fn write_output(path: &PathBuf, text: &str) -> Result<(), FileError> {
     if path.as_os_str() == "-" {
         use std::io::Write;
         let mut out = std::io::stdout().lock();
-        return out
-            .write_all(text.as_bytes())
-            .map_err(|e| format!("cannot write to standard output: {e}"));
+        return out.write_all(text.as_bytes()).map_err(FileError::Stdout);
     }
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    std::fs::write(path, text).map_err(|error| FileError::write(path, error))
 }
 
-fn try_board(args: &BoardArgs) -> Result<(), String> {
+/// `lielow board`: draws the position.
+pub fn run_board(args: &BoardArgs) -> Result<(), AnalysisError> {
     let position = parse_position(&args.position, args.size)?;
     let last_move = args
         .last_move
@@ -102,18 +117,7 @@ fn try_board(args: &BoardArgs) -> Result<(), String> {
             flipped: args.flip,
         },
     );
-    write_output(&args.output, &picture)
-}
-
-/// `lielow board`: returns the exit code.
-pub fn run_board(args: &BoardArgs) -> i32 {
-    match try_board(args) {
-        Ok(()) => 0,
-        Err(error) => {
-            eprintln!("lielow board: {error}");
-            2
-        }
-    }
+    Ok(write_output(&args.output, &picture)?)
 }
 
 /// How `lielow solve` proves.
@@ -151,16 +155,17 @@ pub struct SolveArgs {
     method: Method,
 }
 
-fn try_solve(args: &SolveArgs) -> Result<(), String> {
+/// `lielow solve`: proves the position's value and prints it.
+pub fn run_solve(args: &SolveArgs) -> Result<(), AnalysisError> {
     let position = parse_position(&args.position, args.size)?;
     if position.is_game_over() {
-        return Err("the game is over in this position".into());
+        return Err(SolveError::GameOver.into());
     }
     let time = match args.time {
         Some(seconds) if seconds.is_finite() && seconds > 0.0 && seconds < 1e9 => {
             Some(Duration::from_secs_f64(seconds))
         }
-        Some(_) => return Err("--time must be a positive number of seconds".into()),
+        Some(_) => return Err(AnalysisError::Time),
         None => None,
     };
     let started = Instant::now();
@@ -218,7 +223,7 @@ fn try_solve(args: &SolveArgs) -> Result<(), String> {
             let mut searcher = Searcher::new();
             searcher
                 .set_threads(args.threads as usize)
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| AnalysisError::Search(e.to_string()))?;
             let limits = Limits {
                 nodes: Some(args.max_nodes),
                 movetime: time.map(|t| t.as_millis().max(1) as u64),
@@ -254,17 +259,6 @@ fn try_solve(args: &SolveArgs) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// `lielow solve`: returns the exit code.
-pub fn run_solve(args: &SolveArgs) -> i32 {
-    match try_solve(args) {
-        Ok(()) => 0,
-        Err(error) => {
-            eprintln!("lielow solve: {error}");
-            2
-        }
-    }
 }
 
 /// Flags of `lielow analyse`.
@@ -316,7 +310,7 @@ struct GameToReview {
 }
 
 /// "startpos moves ..." or "<LFEN> moves ...".
-fn parse_game(text: &str, size: usize) -> Result<GameToReview, String> {
+fn parse_game(text: &str, size: usize) -> Result<GameToReview, AnalysisError> {
     let (position_text, moves_text) = match text.split_once(" moves") {
         Some((position, moves)) => (position, moves),
         None => (text, ""),
@@ -327,7 +321,11 @@ fn parse_game(text: &str, size: usize) -> Result<GameToReview, String> {
     for word in moves_text.split_whitespace() {
         let mv = position
             .parse_move(word)
-            .map_err(|e| format!("--game: move {} '{}': {e}", moves.len() + 1, shown(word)))?;
+            .map_err(|error| AnalysisError::GameMove {
+                number: moves.len() + 1,
+                text: word.to_owned(),
+                error,
+            })?;
         moves.push(mv);
         position = position.play(mv);
     }
@@ -339,28 +337,19 @@ fn parse_game(text: &str, size: usize) -> Result<GameToReview, String> {
     })
 }
 
-fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, String> {
+fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, AnalysisError> {
     let Some(path) = &args.records else {
-        let text = args
-            .game
-            .as_deref()
-            .ok_or("give a records file, or a game with --game \"startpos moves ...\"")?;
+        let text = args.game.as_deref().ok_or(AnalysisError::NoGame)?;
         return Ok(vec![parse_game(text, args.size)?]);
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|error| FileError::read(path, error))?;
     let wanted = match &args.game {
         Some(k) => Some(
             k.trim()
                 .parse::<usize>()
                 .ok()
                 .filter(|&k| k > 0)
-                .ok_or_else(|| {
-                    format!(
-                        "--game '{}': with a records file, the game's number (from 1)",
-                        shown(k)
-                    )
-                })?,
+                .ok_or_else(|| AnalysisError::GameNumber(k.clone()))?,
         ),
         None => None,
     };
@@ -370,8 +359,11 @@ fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, String> {
         if wanted.is_some_and(|k| k != index + 1) {
             continue;
         }
-        let record = GameRecord::parse(line)
-            .map_err(|e| format!("{}: game {}: {e}", path.display(), index + 1))?;
+        let record = GameRecord::parse(line).map_err(|error| AnalysisError::Record {
+            path: path.clone(),
+            number: index + 1,
+            error,
+        })?;
         games.push(GameToReview {
             start: record.start,
             title: format!(
@@ -391,25 +383,30 @@ fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, String> {
         });
     }
     match wanted {
-        Some(k) if games.is_empty() => Err(format!("{} has no game {k}", path.display())),
-        None if games.is_empty() => Err(format!("{} holds no game", path.display())),
+        Some(number) if games.is_empty() => Err(AnalysisError::NoSuchGame {
+            path: path.clone(),
+            number,
+        }),
+        None if games.is_empty() => Err(AnalysisError::Empty(path.clone())),
         _ => Ok(games),
     }
 }
 
-fn try_analyse(args: &AnalyseArgs) -> Result<(), String> {
+/// `lielow analyse`: reviews the games and prints (and writes) the reviews.
+pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
     let games = games_to_review(args)?;
     // The outputs are created before any search, so that a wrong path costs nothing.
-    let create = |path: &PathBuf| {
-        std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))
-    };
+    let create =
+        |path: &PathBuf| std::fs::File::create(path).map_err(|error| FileError::write(path, error));
     let json_file = args.json.as_ref().map(create).transpose()?;
     let html_file = args.html.as_ref().map(create).transpose()?;
     let mut searcher = Searcher::new();
     searcher
         .set_threads(args.threads as usize)
-        .map_err(|e| e.to_string())?;
-    searcher.set_hash_mb(args.hash).map_err(|e| e.to_string())?;
+        .map_err(|e| AnalysisError::Search(e.to_string()))?;
+    searcher
+        .set_hash_mb(args.hash)
+        .map_err(|e| AnalysisError::Search(e.to_string()))?;
     let mut limits = Limits {
         movetime: args.movetime,
         depth: args.depth,
@@ -470,7 +467,7 @@ fn try_analyse(args: &AnalyseArgs) -> Result<(), String> {
             .collect();
         let text = serde_json::to_string_pretty(&values).expect("JSON of plain values");
         std::io::Write::write_all(&mut file, text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(|error| FileError::write(path, error))?;
     }
     if let (Some(mut file), Some(path)) = (html_file, &args.html) {
         let pages: Vec<PageGame> = games
@@ -482,18 +479,7 @@ fn try_analyse(args: &AnalyseArgs) -> Result<(), String> {
             })
             .collect();
         std::io::Write::write_all(&mut file, html::page(&pages).as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(|error| FileError::write(path, error))?;
     }
     Ok(())
-}
-
-/// `lielow analyse`: returns the exit code.
-pub fn run_analyse(args: &AnalyseArgs) -> i32 {
-    match try_analyse(args) {
-        Ok(()) => 0,
-        Err(error) => {
-            eprintln!("lielow analyse: {error}");
-            2
-        }
-    }
 }

@@ -24,11 +24,12 @@ use clap::{Args, ValueEnum};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use crate::file_error::FileError;
 use crate::matchplay::openings::random_opening;
 use crate::matchplay::runner::Shard;
-use format::{GameSamples, Sample};
+use format::{FormatError, GameSamples, Sample};
 use lielow_engine::limits::Limits;
-use lielow_engine::nnue::{EvalChoice, Network};
+use lielow_engine::nnue::{EvalChoice, NetError, Network};
 use lielow_engine::search::Searcher;
 use lielow_rules::attacks;
 use lielow_rules::board::BoardSize;
@@ -194,28 +195,115 @@ pub fn play_game(game: u64, settings: &Settings, searcher: &mut Searcher) -> Gam
     GameSamples { game, samples }
 }
 
-/// `lielow datagen`: returns the exit code.
-pub fn run(args: &DatagenArgs) -> i32 {
-    match try_run(args) {
-        Ok(()) => 0,
-        Err(error) => {
-            eprintln!("lielow datagen: {error}");
-            2
+/// An `--eval` that does not load (`lielow datagen`, `lielow bench`).
+#[derive(Debug)]
+pub struct EvalFlagError {
+    /// The flag's value.
+    pub eval: String,
+    /// Why it does not load.
+    pub error: NetError,
+}
+
+impl std::fmt::Display for EvalFlagError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "--eval {}: {}", self.eval, self.error)
+    }
+}
+
+impl std::error::Error for EvalFlagError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+impl EvalFlagError {
+    /// Loads the network `eval` names.
+    pub fn load(eval: &EvalChoice) -> Result<Option<Arc<Network>>, EvalFlagError> {
+        eval.load().map_err(|error| EvalFlagError {
+            eval: eval.to_string(),
+            error,
+        })
+    }
+}
+
+/// Why `lielow datagen` stopped.
+#[derive(Debug)]
+pub enum DatagenError {
+    /// The `--eval` network does not load.
+    Eval(EvalFlagError),
+    /// The output cannot be created or written.
+    File(FileError),
+    /// The output to resume is not a datagen file.
+    Data {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        error: FormatError,
+    },
+    /// The output to resume was written with other settings.
+    OtherSettings {
+        /// The file.
+        path: PathBuf,
+        /// Its settings.
+        settings: String,
+    },
+    /// The output to resume holds games of another order (another shard).
+    OutOfOrder(PathBuf),
+    /// Writing games failed during the run.
+    WriteFailed {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for DatagenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DatagenError::Eval(error) => error.fmt(f),
+            DatagenError::File(error) => error.fmt(f),
+            DatagenError::Data { path, error } => write!(f, "{}: {error}", path.display()),
+            DatagenError::OtherSettings { path, settings } => write!(
+                f,
+                "{} was written with other settings ({settings}); give another --output",
+                path.display()
+            ),
+            DatagenError::OutOfOrder(path) => write!(f, "{}: games out of order", path.display()),
+            DatagenError::WriteFailed { path, error } => {
+                write!(f, "writing {} failed: {error}", path.display())
+            }
         }
     }
 }
 
-fn try_run(args: &DatagenArgs) -> Result<(), String> {
+impl std::error::Error for DatagenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DatagenError::Eval(error) => Some(error),
+            DatagenError::File(error) => Some(error),
+            DatagenError::Data { error, .. } => Some(error),
+            DatagenError::WriteFailed { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<FileError> for DatagenError {
+    fn from(error: FileError) -> DatagenError {
+        DatagenError::File(error)
+    }
+}
+
+/// `lielow datagen`: plays and writes the games (or resumes a run).
+pub fn run(args: &DatagenArgs) -> Result<(), DatagenError> {
     let settings = Settings {
         sizes: args.size,
         nodes: args.nodes,
         random_plies: args.random_plies as usize,
         seed: args.seed,
         shard: args.shard.unwrap_or(Shard::WHOLE),
-        network: args
-            .eval
-            .load()
-            .map_err(|error| format!("--eval {}: {error}", args.eval))?,
+        network: EvalFlagError::load(&args.eval).map_err(DatagenError::Eval)?,
     };
     let total = settings.shard.jobs_of(args.games);
     let path = &args.output;
@@ -223,33 +311,35 @@ fn try_run(args: &DatagenArgs) -> Result<(), String> {
     let existing = std::fs::read(path).ok().filter(|bytes| !bytes.is_empty());
     let done = match &existing {
         Some(bytes) => {
-            let file = format::read_games(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            let file = format::read_games(bytes).map_err(|error| DatagenError::Data {
+                path: path.clone(),
+                error,
+            })?;
             if file.settings != settings.text() {
-                return Err(format!(
-                    "{} was written with other settings ({}); give another --output",
-                    path.display(),
-                    file.settings
-                ));
+                return Err(DatagenError::OtherSettings {
+                    path: path.clone(),
+                    settings: file.settings,
+                });
             }
             for (k, game) in file.games.iter().enumerate() {
                 if game.game != settings.shard.job(k as u64) {
-                    return Err(format!("{}: games out of order", path.display()));
+                    return Err(DatagenError::OutOfOrder(path.clone()));
                 }
             }
             let handle = OpenOptions::new()
                 .write(true)
                 .open(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                .map_err(|error| FileError::write(path, error))?;
             handle
                 .set_len(file.complete as u64)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                .map_err(|error| FileError::write(path, error))?;
             file.games.len() as u64
         }
         None => {
-            let mut handle = std::fs::File::create(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            let mut handle =
+                std::fs::File::create(path).map_err(|error| FileError::write(path, error))?;
             format::write_header(&mut handle, &settings.text())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                .map_err(|error| FileError::write(path, error))?;
             0
         }
     };
@@ -257,7 +347,7 @@ fn try_run(args: &DatagenArgs) -> Result<(), String> {
         OpenOptions::new()
             .append(true)
             .open(path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+            .map_err(|error| FileError::write(path, error))?,
     );
     if done >= total {
         eprintln!(
@@ -303,7 +393,7 @@ fn try_run(args: &DatagenArgs) -> Result<(), String> {
             waiting.insert(k, game);
             while let Some(game) = waiting.remove(&written) {
                 if let Err(e) = format::write_game(&mut out, &game).and_then(|()| out.flush()) {
-                    write_error.get_or_insert(e.to_string());
+                    write_error.get_or_insert(e);
                 }
                 positions += game.samples.len() as u64;
                 written += 1;
@@ -326,7 +416,10 @@ fn try_run(args: &DatagenArgs) -> Result<(), String> {
         eprintln!();
     }
     match write_error {
-        Some(error) => Err(format!("writing {} failed: {error}", path.display())),
+        Some(error) => Err(DatagenError::WriteFailed {
+            path: path.clone(),
+            error,
+        }),
         None => Ok(()),
     }
 }

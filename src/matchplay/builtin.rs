@@ -39,6 +39,35 @@ pub enum Builtin {
     Mcts(MctsBudget),
 }
 
+/// Why a `builtin:` name is no built-in player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuiltinError {
+    /// No player has this name (the text, which the message follows with the list).
+    Unknown(String),
+    /// A player name with an argument that only `builtin:mcts` takes.
+    UnknownVariant(String),
+    /// `builtin:mcts:` with a budget that is no positive count or time.
+    MctsBudget(String),
+}
+
+impl std::fmt::Display for BuiltinError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuiltinError::Unknown(text) => write!(
+                f,
+                "unknown built-in player '{text}' (builtin:random, builtin:greedy, builtin:mcts[:N|:Tms])"
+            ),
+            BuiltinError::UnknownVariant(text) => write!(f, "unknown built-in player '{text}'"),
+            BuiltinError::MctsBudget(text) => write!(
+                f,
+                "'{text}': the MCTS budget is a positive iteration count N or a time like 100ms"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BuiltinError {}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 /// How much `builtin:mcts` thinks per move.
 pub enum MctsBudget {
@@ -53,16 +82,14 @@ pub enum MctsBudget {
 impl Builtin {
     /// Reads `builtin:random`, `builtin:greedy`, `builtin:mcts`, `builtin:mcts:N`,
     /// `builtin:mcts:Tms`; `None` when `text` is not a built-in at all.
-    pub fn parse(text: &str) -> Option<Result<Builtin, String>> {
+    pub fn parse(text: &str) -> Option<Result<Builtin, BuiltinError>> {
         let rest = text.strip_prefix("builtin:")?;
         let parsed = match rest.split_once(':') {
             None => match rest {
                 "random" => Ok(Builtin::Random),
                 "greedy" => Ok(Builtin::Greedy),
                 "mcts" => Ok(Builtin::Mcts(MctsBudget::FromLimits)),
-                _ => Err(format!(
-                    "unknown built-in player '{text}' (builtin:random, builtin:greedy, builtin:mcts[:N|:Tms])"
-                )),
+                _ => Err(BuiltinError::Unknown(text.to_owned())),
             },
             Some(("mcts", budget)) => {
                 let (number, millis) = match budget.strip_suffix("ms") {
@@ -72,12 +99,10 @@ impl Builtin {
                 match number.parse::<u64>() {
                     Ok(n) if n > 0 && millis => Ok(Builtin::Mcts(MctsBudget::Millis(n))),
                     Ok(n) if n > 0 => Ok(Builtin::Mcts(MctsBudget::Iterations(n))),
-                    _ => Err(format!(
-                        "'{text}': the MCTS budget is a positive iteration count N or a time like 100ms"
-                    )),
+                    _ => Err(BuiltinError::MctsBudget(text.to_owned())),
                 }
             }
-            Some(_) => Err(format!("unknown built-in player '{text}'")),
+            Some(_) => Err(BuiltinError::UnknownVariant(text.to_owned())),
         };
         Some(parsed)
     }

@@ -10,6 +10,7 @@ use clap::Args;
 use lielow_rules::board::BoardSize;
 
 use super::builtin::Builtin;
+use super::command_error::{MatchError, OpeningsError, MAX_GAMES};
 use super::crowded;
 use super::engine_spec::{EngineKind, EngineSpec};
 use super::merge;
@@ -21,6 +22,7 @@ use super::runner::{self, MatchConfig, MoveLimits, Shard};
 use super::stats::Sprt;
 use super::time_control::TimeControl;
 use super::ugi_client::UgiEngine;
+use crate::file_error::FileError;
 
 /// No-reply timeout when the match is timed (added to the move's budget).
 const TIMED_TIMEOUT_MS: u64 = 5_000;
@@ -28,9 +30,6 @@ const TIMED_TIMEOUT_MS: u64 = 5_000;
 const UNTIMED_TIMEOUT_MS: u64 = 60_000;
 /// The limit when none is given.
 const DEFAULT_MOVETIME_MS: u64 = 100;
-/// The most games a pairing may have: at a game a second, three decades. More is a typo, and
-/// refused before anything is played.
-const MAX_GAMES: usize = 1_000_000_000;
 /// The most distinct random openings a match makes; a longer match cycles through them.
 const MAX_RANDOM_OPENINGS: usize = 100_000;
 
@@ -177,8 +176,8 @@ pub struct OpeningsArgs {
 
 /// Reads one `--engine` group: the command (or built-in) and its `name=`, `movetime=`,
 /// `ponder` and `option.` settings.
-pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
-    let (command, settings) = words.split_first().ok_or("--engine needs a command")?;
+pub fn parse_engine(words: &[String]) -> Result<EngineSpec, MatchError> {
+    let (command, settings) = words.split_first().ok_or(MatchError::NoCommand)?;
     let command = command.strip_prefix("cmd=").unwrap_or(command);
     let (kind, mut name) = match Builtin::parse(command) {
         Some(builtin) => {
@@ -186,7 +185,8 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
             (EngineKind::Builtin(builtin), builtin.name())
         }
         None => {
-            let argv = split_command_line(command).map_err(|e| e.to_string())?;
+            let argv = split_command_line(command)
+                .map_err(|error| MatchError::CommandLine(error.to_string()))?;
             let stem = std::path::Path::new(&argv[0])
                 .file_name()
                 .map_or(argv[0].clone(), |s| s.to_string_lossy().into_owned());
@@ -204,31 +204,28 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
         } else if let Some(value) = setting.strip_prefix("movetime=") {
             match value.parse::<u64>() {
                 Ok(ms) if ms > 0 => movetime = Some(ms),
-                _ => return Err(format!("'{setting}': movetime=MS needs a positive number")),
+                _ => return Err(MatchError::Movetime(setting.clone())),
             }
         } else if let Some(option) = setting.strip_prefix("option.") {
             let (key, value) = option
                 .split_once('=')
-                .ok_or_else(|| format!("'{setting}': write option.NAME=VALUE"))?;
+                .ok_or_else(|| MatchError::OptionSyntax(setting.clone()))?;
             if key.is_empty() {
-                return Err(format!("'{setting}': the option has no name"));
+                return Err(MatchError::OptionName(setting.clone()));
             }
             options.push((key.to_string(), value.to_string()));
         } else {
-            return Err(format!(
-                "'{setting}' after --engine {command}: expected name=NAME, movetime=MS, ponder or option.NAME=VALUE"
-            ));
+            return Err(MatchError::UnknownSetting {
+                setting: setting.clone(),
+                command: command.to_owned(),
+            });
         }
     }
     if name.is_empty() || name.contains([';', '\n', '\r']) {
-        return Err(format!(
-            "engine name '{name}' must be non-empty and hold no ';' or line break"
-        ));
+        return Err(MatchError::BadName(name));
     }
     if matches!(kind, EngineKind::Builtin(_)) && (!options.is_empty() || ponder) {
-        return Err(format!(
-            "built-in player {command} takes no options and does not ponder"
-        ));
+        return Err(MatchError::BuiltinSettings(command.to_owned()));
     }
     Ok(EngineSpec {
         name,
@@ -242,7 +239,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
 /// Splits the `--engine` values into one group per engine: a setting (`name=...`,
 /// `movetime=...`, `ponder`, `option.NAME=VALUE`) belongs to the engine before it, any other
 /// value starts a new engine.
-pub fn group_engine_words(words: &[String]) -> Result<Vec<Vec<String>>, String> {
+pub fn group_engine_words(words: &[String]) -> Result<Vec<Vec<String>>, MatchError> {
     let mut groups: Vec<Vec<String>> = Vec::new();
     for word in words {
         let is_setting = word == "ponder"
@@ -251,7 +248,7 @@ pub fn group_engine_words(words: &[String]) -> Result<Vec<Vec<String>>, String> 
                 .any(|prefix| word.starts_with(prefix));
         match groups.last_mut() {
             Some(group) if is_setting => group.push(word.clone()),
-            None if is_setting => return Err(format!("'{word}' comes before any engine")),
+            None if is_setting => return Err(MatchError::SettingFirst(word.clone())),
             _ => groups.push(vec![word.clone()]),
         }
     }
@@ -271,32 +268,31 @@ fn unique_names(engines: &mut [EngineSpec]) {
 }
 
 /// Builds the match from the flags.
-pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
+pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, MatchError> {
     let mut engines = group_engine_words(&args.engine)?
         .iter()
         .map(|words| parse_engine(words))
         .collect::<Result<Vec<_>, _>>()?;
     if engines.len() < 2 {
-        return Err("a match needs at least two --engine".into());
+        return Err(MatchError::TooFewEngines);
     }
     unique_names(&mut engines);
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     if sprt.is_some() && engines.len() != 2 {
-        return Err("--sprt needs exactly two engines".into());
+        return Err(MatchError::SprtEngines);
     }
     if args.games == 0 || args.games > MAX_GAMES {
-        return Err(format!(
-            "--games {}: give 1 to {MAX_GAMES} games per pairing",
-            args.games
-        ));
+        return Err(MatchError::Games(args.games));
     }
     let mut limits = MoveLimits {
         clock: args
             .tc
             .as_deref()
             .map(|text| {
-                text.parse::<TimeControl>()
-                    .map_err(|e| format!("--tc '{}': {e}", lielow_engine::ugi::shown(text)))
+                text.parse::<TimeControl>().map_err(|error| MatchError::Tc {
+                    text: text.to_owned(),
+                    error,
+                })
             })
             .transpose()?,
         movetime: args.movetime,
@@ -304,28 +300,28 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         nodes: args.nodes,
     };
     if limits.clock.is_some() && limits.movetime.is_some() {
-        return Err("give either --tc or --movetime, not both".into());
+        return Err(MatchError::TcAndMovetime);
     }
     if limits.clock.is_some() && engines.iter().any(|engine| engine.movetime.is_some()) {
-        return Err("an engine's movetime=MS does not mix with --tc".into());
+        return Err(MatchError::EngineMovetimeWithTc);
     }
     if limits == MoveLimits::default() {
         limits.movetime = Some(DEFAULT_MOVETIME_MS);
     }
-    let size = BoardSize::from_n(args.size).ok_or("--size is 8 or 9")?;
+    let size = BoardSize::from_n(args.size).ok_or(MatchError::Size)?;
     let pairs = args.games.div_ceil(2);
     let openings = match (&args.openings, args.random_plies) {
         (Some(path), _) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let text =
+                std::fs::read_to_string(path).map_err(|error| FileError::read(path, error))?;
             openings::parse_file(&text, &path.display().to_string())?
         }
         (None, Some(plies)) => {
             openings::random_openings(size, plies, pairs.min(MAX_RANDOM_OPENINGS), args.seed)
-                .map_err(|e| format!("--random-plies {plies}: {e}"))?
+                .map_err(|error| MatchError::RandomPlies { plies, error })?
         }
         (None, None) => {
-            openings::random_openings(size, 0, 1, args.seed).map_err(|e| e.to_string())?
+            openings::random_openings(size, 0, 1, args.seed).map_err(MatchError::StartOpening)?
         }
     };
     let timeout_ms = args.timeout_ms.unwrap_or(if limits.is_timed() {
@@ -349,16 +345,19 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, String> {
 }
 
 /// Starts each external engine once, so a wrong command fails before the match, not as a lost game.
-fn check_engines(config: &MatchConfig) -> Result<(), String> {
+fn check_engines(config: &MatchConfig) -> Result<(), MatchError> {
     for spec in &config.engines {
         if let EngineKind::Command(argv) = &spec.kind {
             let timeouts = Timeouts {
                 handshake: config.timeout,
             };
             let mut engine = UgiEngine::new(argv.clone(), spec.options.clone(), timeouts);
-            engine.ensure_started().map_err(|failure| {
-                format!("engine '{}' failed to start: {}", spec.name, failure.detail)
-            })?;
+            engine
+                .ensure_started()
+                .map_err(|failure| MatchError::EngineStart {
+                    name: spec.name.clone(),
+                    detail: failure.detail,
+                })?;
             for note in &engine.handshake_notes {
                 eprintln!("lielow match: engine '{}' said: {note}", spec.name);
             }
@@ -368,26 +367,14 @@ fn check_engines(config: &MatchConfig) -> Result<(), String> {
     Ok(())
 }
 
-/// `lielow match`: returns the exit code.
-pub fn run_match(args: &MatchArgs) -> i32 {
-    match try_run_match(args) {
-        Ok(()) => 0,
-        Err(error) => {
-            eprintln!("lielow match: {error}");
-            2
-        }
-    }
-}
-
-fn try_run_match(args: &MatchArgs) -> Result<(), String> {
+/// `lielow match`: plays the match (or merges `--merge` summaries) and prints the table.
+pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
     if !args.merge.is_empty() {
         return merge_summaries(args);
     }
     let config = build_config(args)?;
     // Every output is created before the first game, so a wrong path costs no games.
-    let create = |path: &PathBuf| {
-        File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))
-    };
+    let create = |path: &PathBuf| File::create(path).map_err(|error| FileError::write(path, error));
     let mut records = args.records.as_ref().map(create).transpose()?;
     let json = args.json.as_ref().map(create).transpose()?;
     // The engines run in process groups of their own (so that a hung one can be killed with
@@ -410,7 +397,7 @@ fn try_run_match(args: &MatchArgs) -> Result<(), String> {
         if let Some(file) = records.as_mut() {
             for game in &pair.games {
                 if let Err(e) = writeln!(file, "{}", game.record) {
-                    write_error.get_or_insert(e.to_string());
+                    write_error.get_or_insert(e);
                 }
             }
             let _ = file.flush();
@@ -439,32 +426,31 @@ fn try_run_match(args: &MatchArgs) -> Result<(), String> {
         eprintln!();
     }
     if let Some(error) = write_error {
-        return Err(format!("writing the records failed: {error}"));
+        return Err(MatchError::Records(error));
     }
     print!("{}", tally.table());
     if let (Some(mut file), Some(path)) = (json, &args.json) {
         file.write_all(tally.json().as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(|error| FileError::write(path, error))?;
     }
     Ok(())
 }
 
 /// `lielow match --merge`: the shards' summaries added up, printed and written as one.
-fn merge_summaries(args: &MatchArgs) -> Result<(), String> {
+fn merge_summaries(args: &MatchArgs) -> Result<(), MatchError> {
     let json = args
         .json
         .as_ref()
-        .map(|path| File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display())))
+        .map(|path| File::create(path).map_err(|error| FileError::write(path, error)))
         .transpose()?;
     let mut summaries = Vec::new();
     for path in &args.merge {
         let source = path.display().to_string();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read {source}: {e}"))?;
-        let tally = merge::read_summary(&text, &source).map_err(|e| e.to_string())?;
+        let text = std::fs::read_to_string(path).map_err(|error| FileError::read(path, error))?;
+        let tally = merge::read_summary(&text, &source)?;
         summaries.push((source, tally));
     }
-    let merged = merge::merge(summaries).map_err(|e| e.to_string())?;
+    let merged = merge::merge(summaries)?;
     let missing = merged.missing();
     if !missing.is_empty() {
         let list: Vec<String> = missing.iter().map(u64::to_string).collect();
@@ -478,17 +464,14 @@ fn merge_summaries(args: &MatchArgs) -> Result<(), String> {
     print!("{}", merged.tally.table());
     if let (Some(mut file), Some(path)) = (json, &args.json) {
         file.write_all(merged.tally.json().as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(|error| FileError::write(path, error))?;
     }
     Ok(())
 }
 
-/// `lielow openings`: returns the exit code.
-pub fn run_openings(args: &OpeningsArgs) -> i32 {
-    let Some(size) = BoardSize::from_n(args.size) else {
-        eprintln!("lielow openings: --size is 8 or 9");
-        return 2;
-    };
+/// `lielow openings`: prints the openings, one LFEN a line.
+pub fn run_openings(args: &OpeningsArgs) -> Result<(), OpeningsError> {
+    let size = BoardSize::from_n(args.size).ok_or(OpeningsError::Size)?;
     let plies = args.plies.unwrap_or(0);
     let found = if args.crowded {
         crowded::crowded_positions(size, args.count, args.seed)
@@ -504,16 +487,14 @@ pub fn run_openings(args: &OpeningsArgs) -> i32 {
     let mut out = std::io::stdout().lock();
     for position in &found {
         if writeln!(out, "{}", position.to_lfen()).is_err() {
-            return 1;
+            return Err(OpeningsError::StdoutClosed);
         }
     }
     if found.len() < args.count {
-        eprintln!(
-            "lielow openings: found only {} distinct positions (asked for {})",
-            found.len(),
-            args.count
-        );
-        return 1;
+        return Err(OpeningsError::TooFew {
+            found: found.len(),
+            asked: args.count,
+        });
     }
-    0
+    Ok(())
 }

@@ -5,12 +5,9 @@
 
 use std::fmt;
 
-use serde_json::Value;
-
-use super::report::{EngineTally, PairingTally, Tally};
+use super::report::Tally;
 use super::runner::Shard;
-use super::stats::{Pentanomial, Sprt};
-use super::Reason;
+use super::summary::{Summary, SummaryError};
 
 /// Why shard summaries cannot be merged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +17,7 @@ pub enum MergeError {
         /// The summary's file.
         source: String,
         /// What is missing or wrong.
-        what: String,
+        error: SummaryError,
     },
     /// Two summaries come from different matches (engines, limits, openings or seed differ).
     OtherMatch {
@@ -41,8 +38,8 @@ pub enum MergeError {
 impl fmt::Display for MergeError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            MergeError::Malformed { source, what } => {
-                write!(f, "{source}: not a lielow match summary ({what})")
+            MergeError::Malformed { source, error } => {
+                write!(f, "{source}: not a lielow match summary ({error})")
             }
             MergeError::OtherMatch { source } => write!(
                 f,
@@ -59,7 +56,14 @@ impl fmt::Display for MergeError {
     }
 }
 
-impl std::error::Error for MergeError {}
+impl std::error::Error for MergeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MergeError::Malformed { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// The merged summaries, and which shards of the match they cover.
 #[derive(Clone, Debug)]
@@ -83,105 +87,12 @@ impl Merged {
 
 /// Reads one summary written by `lielow match --json`; `source` names it in errors.
 pub fn read_summary(text: &str, source: &str) -> Result<Tally, MergeError> {
-    let malformed = |what: &str| MergeError::Malformed {
-        source: source.to_owned(),
-        what: what.to_owned(),
-    };
-    let root: Value = serde_json::from_str(text).map_err(|e| malformed(&e.to_string()))?;
-    let uint = |value: &Value, key: &str| {
-        value[key]
-            .as_u64()
-            .ok_or_else(|| malformed(&format!("no whole number '{key}'")))
-    };
-    let float = |value: &Value, key: &str| {
-        value[key]
-            .as_f64()
-            .ok_or_else(|| malformed(&format!("no number '{key}'")))
-    };
-    let text_of = |value: &Value, key: &str| {
-        value[key]
-            .as_str()
-            .map(str::to_owned)
-            .ok_or_else(|| malformed(&format!("no string '{key}'")))
-    };
-    let list = |key: &str| {
-        root[key]
-            .as_array()
-            .ok_or_else(|| malformed(&format!("no list '{key}'")))
-    };
-    let mut names = Vec::new();
-    let mut engines = Vec::new();
-    for engine in list("engines")? {
-        names.push(text_of(engine, "name")?);
-        let mut losses_by_reason = [0; 7];
-        for reason in Reason::ALL {
-            losses_by_reason[reason.index()] = uint(&engine["losses_by_reason"], reason.as_str())?;
-        }
-        engines.push(EngineTally {
-            games: uint(engine, "games")?,
-            wins: uint(engine, "wins")?,
-            losses_by_reason,
-            moves: uint(engine, "moves")?,
-            time_ms: float(engine, "time_ms")?,
-            depth_sum: uint(engine, "depth_sum")?,
-            depth_count: uint(engine, "depth_count")?,
-            ponder_hits: uint(engine, "ponder_hits")?,
-        });
-    }
-    let index_of = |name: String| {
-        names
-            .iter()
-            .position(|n| *n == name)
-            .ok_or_else(|| malformed(&format!("pairing of unknown engine '{name}'")))
-    };
-    let mut pairings = Vec::new();
-    for pairing in list("pairings")? {
-        let counts = pairing["pentanomial"]
-            .as_array()
-            .filter(|counts| counts.len() == 5)
-            .ok_or_else(|| malformed("no pentanomial of 5 counts"))?;
-        let mut pairs = Pentanomial::default();
-        for (bin, count) in pairs.counts.iter_mut().zip(counts) {
-            *bin = count
-                .as_u64()
-                .ok_or_else(|| malformed("a pentanomial count is not a whole number"))?;
-        }
-        pairings.push(PairingTally {
-            first: index_of(text_of(pairing, "first")?)?,
-            second: index_of(text_of(pairing, "second")?)?,
-            wins: uint(pairing, "wins")?,
-            losses: uint(pairing, "losses")?,
-            pairs,
-        });
-    }
-    if pairings.is_empty() {
-        return Err(malformed("no pairing"));
-    }
-    let sprt = match &root["sprt"] {
-        Value::Null => None,
-        sprt => Some(Sprt {
-            elo0: float(sprt, "elo0")?,
-            elo1: float(sprt, "elo1")?,
-            alpha: float(sprt, "alpha")?,
-            beta: float(sprt, "beta")?,
-        }),
-    };
-    let shard = Shard {
-        index: uint(&root["shard"], "index")?,
-        count: uint(&root["shard"], "count")?,
-    };
-    if !(1..=shard.count).contains(&shard.index) {
-        return Err(malformed("a shard K/N without 1 <= K <= N"));
-    }
-    let mut tally = Tally::new(names, &[], uint(&root, "planned_games")?, sprt);
-    tally.pairings = pairings;
-    tally.engines = engines;
-    tally.games = uint(&root, "games")?;
-    tally.plies = uint(&root, "plies")?;
-    tally.shard = shard;
-    tally.fingerprint = text_of(&root, "fingerprint")?;
-    tally.verdict = sprt.and_then(|sprt| sprt.decide(&tally.pairings[0].pairs));
-    Ok(tally)
+    Summary::parse(text)
+        .and_then(Summary::into_tally)
+        .map_err(|error| MergeError::Malformed {
+            source: source.to_owned(),
+            error,
+        })
 }
 
 /// Adds up `summaries` (with the names that errors give them): they must be distinct shards of
@@ -221,8 +132,8 @@ pub fn merge(summaries: Vec<(String, Tally)>) -> Result<Merged, MergeError> {
         for (sum, part) in total.engines.iter_mut().zip(&tally.engines) {
             sum.games += part.games;
             sum.wins += part.wins;
-            for (bin, count) in sum.losses_by_reason.iter_mut().zip(part.losses_by_reason) {
-                *bin += count;
+            for (&reason, count) in &part.losses_by_reason {
+                *sum.losses_by_reason.entry(reason).or_default() += count;
             }
             sum.moves += part.moves;
             sum.time_ms += part.time_ms;

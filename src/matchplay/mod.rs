@@ -3,20 +3,23 @@
 //! The runner referees every game itself with the rules core: engines (external UGI programs or
 //! built-in players) only propose moves. Its parts:
 //!
-//! - [`command`]: the two subcommands' flags and what they print;
+//! - [`command`]: the two subcommands' flags and what they print; [`command_error`]: why they
+//!   stop;
 //! - [`runner`]: scheduling of game pairs over worker threads, the game loop and the referee;
 //! - [`engine_spec`]: which player to start and how; [`player`]: what the runner asks of a
 //!   player, implemented by [`ugi_client`] (a child process spoken to in UGI, with timeouts,
 //!   killed and restarted when it hangs) and [`builtin`]; [`process`]: an engine's process,
 //!   started in a process group of its own and killed with it (the GUI's engines too);
 //! - [`time_control`]: the clock of `--tc`, with or without periods of moves;
-//! - [`stats`]: Elo, error bars, LOS and SPRT from game-pair statistics; [`report`]: the summary;
-//!   [`merge`]: the summaries of a match's shards added up;
+//! - [`stats`]: Elo, error bars, LOS and SPRT from game-pair statistics; [`report`]: the tally,
+//!   progress line and table; [`summary`]: the same as JSON; [`merge`]: the summaries of a
+//!   match's shards added up;
 //! - [`records`]: the one-line-per-game record format; [`openings`]: opening files and random
 //!   openings; [`crowded`]: capture-heavy middle games, the quiescence search's stress test.
 
 pub mod builtin;
 pub mod command;
+pub mod command_error;
 pub mod crowded;
 pub mod engine_spec;
 pub mod merge;
@@ -27,6 +30,7 @@ pub mod records;
 pub mod report;
 pub mod runner;
 pub mod stats;
+pub mod summary;
 pub mod time_control;
 pub mod ugi_client;
 
@@ -34,8 +38,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Why a game ended: the first three are the rules' own endings, the others are forfeits decided
-/// by the runner (the loser is then the side to move after the recorded moves).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// by the runner (the loser is then the side to move after the recorded moves). Ordered as
+/// declared (the order of tables and summaries); in JSON its name ([`Reason::as_str`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Reason {
     /// The enemy king was captured.
     KingCaptured,
@@ -54,7 +59,7 @@ pub enum Reason {
 }
 
 impl Reason {
-    /// Every reason, in the order of [`Reason::index`].
+    /// Every reason, in order.
     pub const ALL: [Reason; 7] = [
         Reason::KingCaptured,
         Reason::KingBorneOff,
@@ -85,11 +90,6 @@ impl Reason {
             Reason::KingCaptured | Reason::KingBorneOff | Reason::NoMoves
         )
     }
-
-    /// The position of this reason in [`Reason::ALL`].
-    pub const fn index(self) -> usize {
-        self as usize
-    }
 }
 
 impl fmt::Display for Reason {
@@ -98,13 +98,38 @@ impl fmt::Display for Reason {
     }
 }
 
-impl FromStr for Reason {
-    type Err = String;
+/// A game-end reason's name that is none of [`Reason::ALL`]'s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownReason(pub String);
 
-    fn from_str(text: &str) -> Result<Reason, String> {
+impl fmt::Display for UnknownReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown game-end reason '{}'", self.0)
+    }
+}
+
+impl std::error::Error for UnknownReason {}
+
+impl FromStr for Reason {
+    type Err = UnknownReason;
+
+    fn from_str(text: &str) -> Result<Reason, UnknownReason> {
         Reason::ALL
             .into_iter()
             .find(|reason| reason.as_str() == text)
-            .ok_or_else(|| format!("unknown game-end reason '{text}'"))
+            .ok_or_else(|| UnknownReason(text.to_owned()))
+    }
+}
+
+impl serde::Serialize for Reason {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Reason {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Reason, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }

@@ -15,9 +15,121 @@ use rand::SeedableRng;
 use lielow_engine::limits::Limits;
 use lielow_engine::search::Searcher;
 use lielow_engine::ugi::shown;
-use lielow_rules::board::BoardSize;
+use lielow_rules::board::{BoardSize, Side};
+use lielow_rules::lfen::LfenError;
 use lielow_rules::moves::Move;
+use lielow_rules::play::IllegalMove;
 use lielow_rules::position::Position;
+
+/// An LFEN that does not read, with the word at fault when the error points at one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadLfen {
+    /// What is wrong.
+    pub error: LfenError,
+    /// The word found where the error is (quoted as [`shown`] prints it).
+    pub found: Option<String>,
+}
+
+impl BadLfen {
+    /// The error of reading the LFEN whose whitespace-separated words are `fields`.
+    pub fn new(fields: &[&str], error: LfenError) -> BadLfen {
+        BadLfen {
+            error,
+            found: lielow_engine::ugi::lfen_word(fields, error),
+        }
+    }
+
+    /// Reads `text` as an LFEN.
+    pub fn read(text: &str) -> Result<Position, BadLfen> {
+        Position::from_lfen(text).map_err(|error| {
+            let fields: Vec<&str> = text.split_whitespace().collect();
+            BadLfen::new(&fields, error)
+        })
+    }
+}
+
+impl std::fmt::Display for BadLfen {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match &self.found {
+            Some(word) => write!(f, "{} (found '{word}')", self.error),
+            None => self.error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BadLfen {}
+
+/// Why a line is not an opening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningError {
+    /// Fewer than the LFEN's two fields.
+    TooShort,
+    /// The LFEN does not read.
+    Lfen(BadLfen),
+    /// Something else than `moves` follows the LFEN: what.
+    NotMoves(String),
+    /// A move is not legal in turn.
+    Move {
+        /// The text found.
+        text: String,
+        /// Why it is not legal.
+        error: IllegalMove,
+    },
+    /// The game is over at the end of the opening: the winner.
+    Over(Side),
+}
+
+impl std::fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            OpeningError::TooShort => f.write_str("expected '<board> <side> [moves ...]'"),
+            OpeningError::Lfen(error) => error.fmt(f),
+            OpeningError::NotMoves(found) => {
+                write!(f, "expected 'moves' after the LFEN, found '{found}'")
+            }
+            OpeningError::Move { text, error } => write!(f, "move '{}': {error}", shown(text)),
+            OpeningError::Over(winner) => {
+                write!(f, "the game is already over ({winner} has won)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OpeningError {}
+
+/// Why an openings file cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningsFileError {
+    /// A line (numbered from 1) is not an opening.
+    Line {
+        /// The file's name.
+        source: String,
+        /// The line's number.
+        line: usize,
+        /// What is wrong with it.
+        error: OpeningError,
+    },
+    /// No line is an opening.
+    Empty {
+        /// The file's name.
+        source: String,
+    },
+}
+
+impl std::fmt::Display for OpeningsFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            OpeningsFileError::Line {
+                source,
+                line,
+                error,
+            } => write!(f, "{source}:{line}: {error}"),
+            OpeningsFileError::Empty { source } => write!(f, "{source}: no openings in the file"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningsFileError {}
 
 /// Where a game pair starts: a position and the moves already played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,17 +147,13 @@ impl Opening {
     }
 
     /// Reads one opening line: `<LFEN> [moves <move>...]`.
-    pub fn parse(line: &str) -> Result<Opening, String> {
+    pub fn parse(line: &str) -> Result<Opening, OpeningError> {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         if tokens.len() < 2 {
-            return Err("expected '<board> <side> [moves ...]'".into());
+            return Err(OpeningError::TooShort);
         }
-        let start = Position::from_lfen(&tokens[..2].join(" ")).map_err(|error| {
-            match lielow_engine::ugi::lfen_word(&tokens, error) {
-                Some(word) => format!("{error} (found '{word}')"),
-                None => error.to_string(),
-            }
-        })?;
+        let start = Position::from_lfen(&tokens[..2].join(" "))
+            .map_err(|error| OpeningError::Lfen(BadLfen::new(&tokens, error)))?;
         let mut moves = Vec::new();
         let mut position = start;
         match tokens.get(2) {
@@ -54,33 +162,42 @@ impl Opening {
                 for text in &tokens[3..] {
                     let mv = position
                         .parse_move(text)
-                        .map_err(|e| format!("move '{}': {e}", shown(text)))?;
+                        .map_err(|error| OpeningError::Move {
+                            text: (*text).to_owned(),
+                            error,
+                        })?;
                     position = position.play(mv);
                     moves.push(mv);
                 }
             }
-            Some(other) => return Err(format!("expected 'moves' after the LFEN, found '{other}'")),
+            Some(other) => return Err(OpeningError::NotMoves((*other).to_owned())),
         }
         if let Some(winner) = position.winner() {
-            return Err(format!("the game is already over ({winner} has won)"));
+            return Err(OpeningError::Over(winner));
         }
         Ok(Opening { start, moves })
     }
 }
 
 /// Reads an opening file's text; errors name the file and line.
-pub fn parse_file(text: &str, source: &str) -> Result<Vec<Opening>, String> {
+pub fn parse_file(text: &str, source: &str) -> Result<Vec<Opening>, OpeningsFileError> {
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let opening = Opening::parse(line).map_err(|e| format!("{source}:{}: {e}", number + 1))?;
+        let opening = Opening::parse(line).map_err(|error| OpeningsFileError::Line {
+            source: source.to_owned(),
+            line: number + 1,
+            error,
+        })?;
         openings.push(opening);
     }
     if openings.is_empty() {
-        return Err(format!("{source}: no openings in the file"));
+        return Err(OpeningsFileError::Empty {
+            source: source.to_owned(),
+        });
     }
     Ok(openings)
 }
@@ -122,6 +239,8 @@ impl std::fmt::Display for TooManyPlies {
         )
     }
 }
+
+impl std::error::Error for TooManyPlies {}
 
 /// `count` random openings of `plies` plies, reproducible from `seed`; distinct final positions
 /// where the opening tree allows, repeats only when it is too small to give `count`, fewer

@@ -15,10 +15,109 @@ use std::fmt;
 
 use lielow_engine::ugi::shown;
 use lielow_rules::board::Side;
+use lielow_rules::lfen::LfenError;
 use lielow_rules::moves::Move;
+use lielow_rules::play::IllegalMove;
 use lielow_rules::position::Position;
 
-use super::Reason;
+use super::{Reason, UnknownReason};
+
+/// Why a line is not a game record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// Not six fields separated by ` ; `: the number found.
+    Fields(usize),
+    /// The start position is no LFEN.
+    Start(LfenError),
+    /// A move (numbered from 1, as written) is not legal in turn.
+    Move {
+        /// Its number.
+        number: usize,
+        /// The text found.
+        text: String,
+        /// Why it is not legal.
+        error: IllegalMove,
+    },
+    /// The winner field is neither `b` nor `r`.
+    Winner(String),
+    /// The reason field names no reason.
+    Reason(UnknownReason),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Fields(found) => write!(
+                f,
+                "a record has 6 fields separated by ' ; ', this line has {found}"
+            ),
+            RecordError::Start(error) => write!(f, "start position: {error}"),
+            RecordError::Move {
+                number,
+                text,
+                error,
+            } => write!(f, "move {number} '{}': {error}", shown(text)),
+            RecordError::Winner(found) => write!(f, "winner '{found}' is not b or r"),
+            RecordError::Reason(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl From<UnknownReason> for RecordError {
+    fn from(error: UnknownReason) -> RecordError {
+        RecordError::Reason(error)
+    }
+}
+
+/// Why a record contradicts itself when replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// A move (numbered from 1) is illegal where it is played.
+    Illegal {
+        /// Its number.
+        number: usize,
+        /// The move.
+        mv: Move,
+        /// Why it is illegal.
+        error: IllegalMove,
+    },
+    /// The rules end the game otherwise than the record says (`None`: not by a last move).
+    Ending {
+        /// How the rules end it.
+        actual: Option<Reason>,
+        /// What the record says.
+        recorded: Reason,
+    },
+    /// A forfeit is recorded, but the game was already over.
+    ForfeitAfterEnd,
+    /// A natural ending is recorded, but the game goes on.
+    NotOver(Reason),
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Illegal { number, mv, error } => {
+                write!(f, "move {number} ({mv}): {error}")
+            }
+            ReplayError::Ending { actual, recorded } => write!(
+                f,
+                "the game ends by {}, the record says {recorded}",
+                actual.map_or("?", Reason::as_str)
+            ),
+            ReplayError::ForfeitAfterEnd => {
+                f.write_str("a forfeit recorded after the game was over")
+            }
+            ReplayError::NotOver(recorded) => {
+                write!(f, "the record says {recorded} but the game is not over")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,28 +158,29 @@ impl fmt::Display for GameRecord {
 
 impl GameRecord {
     /// Reads a record line, checking that every move is legal in turn.
-    pub fn parse(line: &str) -> Result<GameRecord, String> {
+    pub fn parse(line: &str) -> Result<GameRecord, RecordError> {
         let fields: Vec<&str> = line.trim_end().split(" ; ").collect();
         let [start, moves, winner, reason, blue, red] = fields[..] else {
-            return Err(format!(
-                "a record has 6 fields separated by ' ; ', this line has {}",
-                fields.len()
-            ));
+            return Err(RecordError::Fields(fields.len()));
         };
-        let start = Position::from_lfen(start).map_err(|e| format!("start position: {e}"))?;
+        let start = Position::from_lfen(start).map_err(RecordError::Start)?;
         let mut position = start;
         let mut played = Vec::new();
         for text in moves.split_whitespace() {
             let mv = position
                 .parse_move(text)
-                .map_err(|e| format!("move {} '{}': {e}", played.len() + 1, shown(text)))?;
+                .map_err(|error| RecordError::Move {
+                    number: played.len() + 1,
+                    text: text.to_owned(),
+                    error,
+                })?;
             position = position.play(mv);
             played.push(mv);
         }
         let winner = match winner {
             "b" => Side::Blue,
             "r" => Side::Red,
-            other => return Err(format!("winner '{other}' is not b or r")),
+            other => return Err(RecordError::Winner(other.to_owned())),
         };
         Ok(GameRecord {
             start,
@@ -99,31 +199,31 @@ impl GameRecord {
 
     /// Replays the game and returns the winner the rules (for a natural ending) or the forfeit
     /// convention (the side to move lost) give; an error when the record contradicts itself.
-    pub fn replay(&self) -> Result<Side, String> {
+    pub fn replay(&self) -> Result<Side, ReplayError> {
         let mut position = self.start;
         for (i, &mv) in self.moves.iter().enumerate() {
             position = position
                 .try_play(mv)
-                .map_err(|e| format!("move {} ({mv}): {e}", i + 1))?;
+                .map_err(|error| ReplayError::Illegal {
+                    number: i + 1,
+                    mv,
+                    error,
+                })?;
         }
         match (position.winner(), self.reason.is_forfeit()) {
             (Some(winner), false) => {
-                let ending = natural_reason(&self.moves, &self.start);
-                if ending != Some(self.reason) {
-                    return Err(format!(
-                        "the game ends by {}, the record says {}",
-                        ending.map_or("?", Reason::as_str),
-                        self.reason
-                    ));
+                let actual = natural_reason(&self.moves, &self.start);
+                if actual != Some(self.reason) {
+                    return Err(ReplayError::Ending {
+                        actual,
+                        recorded: self.reason,
+                    });
                 }
                 Ok(winner)
             }
             (None, true) => Ok(position.side_to_move().opponent()),
-            (Some(_), true) => Err("a forfeit recorded after the game was over".into()),
-            (None, false) => Err(format!(
-                "the record says {} but the game is not over",
-                self.reason
-            )),
+            (Some(_), true) => Err(ReplayError::ForfeitAfterEnd),
+            (None, false) => Err(ReplayError::NotOver(self.reason)),
         }
     }
 }

@@ -1,9 +1,12 @@
-//! The running tally of a match, its progress line, its final table, and the same summary as JSON.
+//! The running tally of a match, its progress line and its final table (the same summary as JSON
+//! is [`super::summary`]).
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::runner::{PairResult, Shard};
-use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict};
+use super::stats::{Pentanomial, Sprt, Verdict};
+use super::summary::Summary;
 use super::Reason;
 
 /// Results of one pairing, from the first engine's point of view.
@@ -28,8 +31,8 @@ pub struct EngineTally {
     pub games: u64,
     /// Games won.
     pub wins: u64,
-    /// Games lost, by [`Reason::index`].
-    pub losses_by_reason: [u64; 7],
+    /// Games lost, by reason (a reason not in the map: none).
+    pub losses_by_reason: BTreeMap<Reason, u64>,
     /// Moves made (answers received).
     pub moves: u64,
     /// Total thinking time in milliseconds.
@@ -45,7 +48,12 @@ pub struct EngineTally {
 impl EngineTally {
     /// Games lost, whatever the reason.
     pub fn losses(&self) -> u64 {
-        self.losses_by_reason.iter().sum()
+        self.losses_by_reason.values().sum()
+    }
+
+    /// Games lost by `reason`.
+    pub fn lost_by(&self, reason: Reason) -> u64 {
+        self.losses_by_reason.get(&reason).copied().unwrap_or(0)
     }
 
     /// Mean wall time per move in milliseconds.
@@ -127,7 +135,10 @@ impl Tally {
                 pairing.losses += 1;
             }
             self.engines[winner].wins += 1;
-            self.engines[loser].losses_by_reason[game.record.reason.index()] += 1;
+            *self.engines[loser]
+                .losses_by_reason
+                .entry(game.record.reason)
+                .or_default() += 1;
             for side in 0..2 {
                 let engine = &mut self.engines[game.players[side]];
                 engine.games += 1;
@@ -152,7 +163,8 @@ impl Tally {
         (self.games > 0).then(|| self.plies as f64 / self.games as f64)
     }
 
-    fn llr(&self) -> Option<(Sprt, f64)> {
+    /// The SPRT, when one runs, with the LLR of the first pairing's pairs.
+    pub fn llr(&self) -> Option<(Sprt, f64)> {
         self.sprt
             .map(|sprt| (sprt, sprt.llr(&self.pairings[0].pairs)))
     }
@@ -238,8 +250,8 @@ impl Tally {
         for (name, e) in self.names.iter().zip(&self.engines) {
             let reasons: Vec<String> = Reason::ALL
                 .iter()
-                .filter(|r| e.losses_by_reason[r.index()] > 0)
-                .map(|r| format!("{r} {}", e.losses_by_reason[r.index()]))
+                .filter(|&&r| e.lost_by(r) > 0)
+                .map(|&r| format!("{r} {}", e.lost_by(r)))
                 .collect();
             let _ = writeln!(
                 out,
@@ -277,105 +289,9 @@ impl Tally {
         out
     }
 
-    /// The summary as a JSON object.
+    /// The summary as JSON (protocol.md, "Match summaries").
     pub fn json(&self) -> String {
-        let mut out = String::from("{\n");
-        let _ = writeln!(out, "  \"games\": {},", self.games);
-        let _ = writeln!(out, "  \"planned_games\": {},", self.planned_games);
-        let _ = writeln!(out, "  \"fingerprint\": {},", string(&self.fingerprint));
-        let _ = writeln!(
-            out,
-            "  \"shard\": {{\"index\": {}, \"count\": {}}},",
-            self.shard.index, self.shard.count
-        );
-        let _ = writeln!(out, "  \"plies\": {},", self.plies);
-        let _ = writeln!(
-            out,
-            "  \"average_plies\": {},",
-            number(self.average_plies().unwrap_or(f64::NAN))
-        );
-        out += "  \"pairings\": [\n";
-        for (i, p) in self.pairings.iter().enumerate() {
-            let elo = p.pairs.elo();
-            let field = |f: fn(&EloEstimate) -> f64| number(elo.as_ref().map_or(f64::NAN, f));
-            let _ = write!(
-                out,
-                "    {{\"first\": {}, \"second\": {}, \"wins\": {}, \"losses\": {}, \"pentanomial\": {:?}, \
-                 \"score\": {}, \"elo\": {}, \"elo_lower\": {}, \"elo_upper\": {}, \"elo_error\": {}, \"los\": {}}}",
-                string(&self.names[p.first]),
-                string(&self.names[p.second]),
-                p.wins,
-                p.losses,
-                p.pairs.counts,
-                field(|e| e.score),
-                field(|e| e.elo),
-                field(|e| e.lower),
-                field(|e| e.upper),
-                field(EloEstimate::error),
-                field(|e| e.los),
-            );
-            out += if i + 1 < self.pairings.len() {
-                ",\n"
-            } else {
-                "\n"
-            };
-        }
-        out += "  ],\n";
-        match self.llr() {
-            Some((sprt, llr)) => {
-                let (lower, upper) = sprt.bounds();
-                let verdict = match self.verdict {
-                    Some(Verdict::H0) => "\"H0\"",
-                    Some(Verdict::H1) => "\"H1\"",
-                    None => "null",
-                };
-                let _ = writeln!(
-                    out,
-                    "  \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \"llr\": {}, \
-                     \"lower\": {}, \"upper\": {}, \"verdict\": {verdict}}},",
-                    number(sprt.elo0),
-                    number(sprt.elo1),
-                    number(sprt.alpha),
-                    number(sprt.beta),
-                    number(llr),
-                    number(lower),
-                    number(upper)
-                );
-            }
-            None => out += "  \"sprt\": null,\n",
-        }
-        out += "  \"engines\": [\n";
-        for (i, (name, e)) in self.names.iter().zip(&self.engines).enumerate() {
-            let reasons: Vec<String> = Reason::ALL
-                .iter()
-                .map(|r| format!("\"{r}\": {}", e.losses_by_reason[r.index()]))
-                .collect();
-            let _ = write!(
-                out,
-                "    {{\"name\": {}, \"games\": {}, \"wins\": {}, \"losses\": {}, \"losses_by_reason\": {{{}}}, \
-                 \"moves\": {}, \"ponder_hits\": {}, \"time_ms\": {}, \"depth_sum\": {}, \"depth_count\": {}, \
-                 \"average_ms_per_move\": {}, \"average_depth\": {}}}",
-                string(name),
-                e.games,
-                e.wins,
-                e.losses(),
-                reasons.join(", "),
-                e.moves,
-                e.ponder_hits,
-                number(e.time_ms),
-                e.depth_sum,
-                e.depth_count,
-                number(e.average_ms_per_move().unwrap_or(f64::NAN)),
-                number(e.average_depth().unwrap_or(f64::NAN)),
-            );
-            out += if i + 1 < self.engines.len() {
-                ",\n"
-            } else {
-                "\n"
-            };
-        }
-        out += "  ]\n}\n";
-        out
+        Summary::of(self).to_json()
     }
 }
 
@@ -398,30 +314,4 @@ fn unsigned(value: f64) -> String {
     } else {
         "inf".into()
     }
-}
-
-/// A JSON number; `null` for what JSON cannot write (infinite or undefined values).
-fn number(value: f64) -> String {
-    if value.is_finite() {
-        format!("{value}")
-    } else {
-        "null".into()
-    }
-}
-
-/// A JSON string literal.
-fn string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out += "\\\"",
-            '\\' => out += "\\\\",
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

@@ -149,8 +149,8 @@ pub struct PairResult {
 
 /// Which share of a match's game pairs one run plays (`--shard K/N`): the pairs whose number in
 /// the match's order is K-1 modulo N, with the openings, seeds and colours the whole match
-/// would give them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// would give them. In JSON `{"index": K, "count": N}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Shard {
     /// K, from 1.
     pub index: u64,
@@ -173,19 +173,32 @@ impl Shard {
     }
 }
 
-impl std::str::FromStr for Shard {
-    type Err = String;
+/// A `--shard` value that is not K/N with 1 <= K <= N (the text given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardError(pub String);
 
-    fn from_str(text: &str) -> Result<Shard, String> {
+impl std::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "--shard '{}': expected K/N with 1 <= K <= N, e.g. 3/8",
+            lielow_engine::ugi::shown(&self.0)
+        )
+    }
+}
+
+impl std::error::Error for ShardError {}
+
+impl std::str::FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
         let parsed = text.split_once('/').and_then(|(k, n)| {
             Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?))
         });
         match parsed {
             Some((index, count)) if (1..=count).contains(&index) => Ok(Shard { index, count }),
-            _ => Err(format!(
-                "--shard '{}': expected K/N with 1 <= K <= N, e.g. 3/8",
-                lielow_engine::ugi::shown(text)
-            )),
+            _ => Err(ShardError(text.to_owned())),
         }
     }
 }

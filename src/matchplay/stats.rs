@@ -34,8 +34,10 @@ pub const MIN_PAIRS_FOR_VERDICT: u64 = 10;
 /// Weight given to an empty bin before the LLR is computed (fishtest's `regularize`).
 const EMPTY_BIN_WEIGHT: f64 = 1e-3;
 
-/// Game-pair counts: `counts[k]` pairs scored `k / 2` points (of 2) for the first engine.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Game-pair counts: `counts[k]` pairs scored `k / 2` points (of 2) for the first engine. In
+/// JSON, the list of the five counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
 pub struct Pentanomial {
     /// Pairs by the first engine's points in half-points: 0, 1/2, 1, 3/2, 2 points.
     pub counts: [u64; 5],
@@ -169,7 +171,7 @@ fn erfc(x: f64) -> f64 {
 /// The parameters of a sequential probability ratio test: H0 "the first engine is `elo0` Elo
 /// stronger" against H1 "it is `elo1` stronger", with error rates `alpha` (accepting H1 when H0
 /// holds) and `beta` (accepting H0 when H1 holds).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sprt {
     /// Elo difference under H0.
     pub elo0: f64,
@@ -181,8 +183,55 @@ pub struct Sprt {
     pub beta: f64,
 }
 
-/// The outcome of an SPRT that has crossed a bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Why an `--sprt` value is not a test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SprtError {
+    /// A field without `=`.
+    NotKeyValue(String),
+    /// A field whose value is no number.
+    NotNumber {
+        /// The field.
+        field: String,
+        /// Its value.
+        value: String,
+    },
+    /// A field whose value is infinite or NaN.
+    NotFinite(String),
+    /// A key other than elo0, elo1, alpha, beta.
+    UnknownField(String),
+    /// elo0 or elo1 is missing.
+    NoElo,
+    /// elo0 is not below elo1.
+    EloOrder,
+    /// alpha or beta (named) is outside (0, 0.5).
+    Rate(&'static str),
+}
+
+impl fmt::Display for SprtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SprtError::NotKeyValue(field) => write!(f, "SPRT field '{field}' is not KEY=VALUE"),
+            SprtError::NotNumber { field, value } => {
+                write!(f, "SPRT field '{field}': '{value}' is not a number")
+            }
+            SprtError::NotFinite(field) => write!(f, "SPRT field '{field}' is not finite"),
+            SprtError::UnknownField(key) => {
+                write!(
+                    f,
+                    "unknown SPRT field '{key}' (use elo0, elo1, alpha, beta)"
+                )
+            }
+            SprtError::NoElo => f.write_str("SPRT needs elo0 and elo1, e.g. elo0=0,elo1=5"),
+            SprtError::EloOrder => f.write_str("SPRT needs elo0 < elo1"),
+            SprtError::Rate(name) => write!(f, "SPRT {name} must lie strictly between 0 and 0.5"),
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
+
+/// The outcome of an SPRT that has crossed a bound (in JSON `"H0"` or `"H1"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Verdict {
     /// The lower bound was crossed: H0 (`elo0`) accepted.
     H0,
@@ -201,7 +250,7 @@ impl fmt::Display for Verdict {
 
 impl Sprt {
     /// Parses `elo0=0,elo1=5,alpha=0.05,beta=0.05` (any order; alpha and beta default to 0.05).
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    pub fn parse(text: &str) -> Result<Sprt, SprtError> {
         let mut sprt = Sprt {
             elo0: f64::NAN,
             elo1: f64::NAN,
@@ -211,35 +260,31 @@ impl Sprt {
         for field in text.split(',').map(str::trim).filter(|f| !f.is_empty()) {
             let (key, value) = field
                 .split_once('=')
-                .ok_or_else(|| format!("SPRT field '{field}' is not KEY=VALUE"))?;
-            let number: f64 = value
-                .trim()
-                .parse()
-                .map_err(|_| format!("SPRT field '{field}': '{value}' is not a number"))?;
+                .ok_or_else(|| SprtError::NotKeyValue(field.to_owned()))?;
+            let number: f64 = value.trim().parse().map_err(|_| SprtError::NotNumber {
+                field: field.to_owned(),
+                value: value.to_owned(),
+            })?;
             if !number.is_finite() {
-                return Err(format!("SPRT field '{field}' is not finite"));
+                return Err(SprtError::NotFinite(field.to_owned()));
             }
             match key.trim() {
                 "elo0" => sprt.elo0 = number,
                 "elo1" => sprt.elo1 = number,
                 "alpha" => sprt.alpha = number,
                 "beta" => sprt.beta = number,
-                other => {
-                    return Err(format!(
-                        "unknown SPRT field '{other}' (use elo0, elo1, alpha, beta)"
-                    ))
-                }
+                other => return Err(SprtError::UnknownField(other.to_owned())),
             }
         }
         if sprt.elo0.is_nan() || sprt.elo1.is_nan() {
-            return Err("SPRT needs elo0 and elo1, e.g. elo0=0,elo1=5".into());
+            return Err(SprtError::NoElo);
         }
         if sprt.elo0 >= sprt.elo1 {
-            return Err("SPRT needs elo0 < elo1".into());
+            return Err(SprtError::EloOrder);
         }
         for (name, rate) in [("alpha", sprt.alpha), ("beta", sprt.beta)] {
             if !(rate > 0.0 && rate < 0.5) {
-                return Err(format!("SPRT {name} must lie strictly between 0 and 0.5"));
+                return Err(SprtError::Rate(name));
             }
         }
         Ok(sprt)

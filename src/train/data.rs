@@ -4,7 +4,9 @@
 
 use std::path::PathBuf;
 
+use super::TrainError;
 use crate::datagen::format;
+use crate::file_error::FileError;
 use lielow_engine::eval;
 use lielow_engine::nnue::features;
 use lielow_rules::position::Position;
@@ -113,7 +115,11 @@ pub struct Data {
 /// Reads `files`, putting every `validation_every`-th game (counted over all files) in the
 /// validation set. `with_features` also keeps the hand-set evaluation's features (Texel
 /// tuning).
-pub fn load(files: &[PathBuf], validation_every: u64, with_features: bool) -> Result<Data, String> {
+pub fn load(
+    files: &[PathBuf],
+    validation_every: u64,
+    with_features: bool,
+) -> Result<Data, TrainError> {
     let mut data = Data {
         train: Set::default(),
         validation: Set::default(),
@@ -121,10 +127,11 @@ pub fn load(files: &[PathBuf], validation_every: u64, with_features: bool) -> Re
     };
     let mut game_index = 0u64;
     for path in files {
-        let bytes = std::fs::read(path)
-            .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
-        let file =
-            format::read_games(&bytes).map_err(|error| format!("{}: {error}", path.display()))?;
+        let bytes = std::fs::read(path).map_err(|error| FileError::read(path, error))?;
+        let file = format::read_games(&bytes).map_err(|error| TrainError::Data {
+            path: path.clone(),
+            error,
+        })?;
         let mut positions = 0usize;
         for game in &file.games {
             let set = if game_index.is_multiple_of(validation_every) {
@@ -149,11 +156,10 @@ pub fn load(files: &[PathBuf], validation_every: u64, with_features: bool) -> Re
         ));
     }
     if data.train.examples.is_empty() || data.validation.examples.is_empty() {
-        return Err(format!(
-            "too little data: {} training and {} validation positions",
-            data.train.examples.len(),
-            data.validation.examples.len()
-        ));
+        return Err(TrainError::TooLittleData {
+            training: data.train.examples.len(),
+            validation: data.validation.examples.len(),
+        });
     }
     Ok(data)
 }

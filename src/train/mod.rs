@@ -7,6 +7,7 @@
 //! of cores (the batch is cut into a fixed number of parts whose gradients are summed in order).
 
 pub mod data;
+mod error;
 pub mod model;
 mod texel;
 
@@ -20,7 +21,9 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
+use crate::file_error::FileError;
 use data::{sigmoid, Target};
+pub use error::TrainError;
 use model::{Adam, Hidden, Model, PARAMETERS};
 pub use texel::{tune, TuneArgs};
 
@@ -63,51 +66,40 @@ pub struct TrainArgs {
     threads: Option<u32>,
 }
 
-/// Runs `lielow train`; the exit status.
-pub fn run(args: &TrainArgs) -> i32 {
-    match train(args) {
-        Ok(()) => 0,
-        Err(error) => {
-            eprintln!("lielow train: {error}");
-            2
-        }
+/// `lielow train`: trains the network, prints the loss table and writes the network.
+pub fn run(args: &TrainArgs) -> Result<(), TrainError> {
+    let target = check_target(args.lambda, args.scale)?;
+    if !(args.rate.is_finite() && args.rate > 0.0) {
+        return Err(TrainError::Rate(args.rate));
     }
+    pool(args.threads)?.install(|| train_in_pool(args, target))
 }
 
 /// Checks the numeric flags clap cannot.
-fn check_target(lambda: f32, scale: f32) -> Result<Target, String> {
+fn check_target(lambda: f32, scale: f32) -> Result<Target, TrainError> {
     if !(0.0..=1.0).contains(&lambda) {
-        return Err(format!("--lambda {lambda} is not between 0 and 1"));
+        return Err(TrainError::Lambda(lambda));
     }
     if !(scale.is_finite() && scale >= 1.0) {
-        return Err(format!("--scale {scale} must be at least 1"));
+        return Err(TrainError::Scale(scale));
     }
     Ok(Target { lambda, scale })
 }
 
 /// A thread pool of `threads` threads, or the machine's.
-fn pool(threads: Option<u32>) -> Result<rayon::ThreadPool, String> {
+fn pool(threads: Option<u32>) -> Result<rayon::ThreadPool, TrainError> {
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = threads {
         builder = builder.num_threads(threads as usize);
     }
-    builder.build().map_err(|error| error.to_string())
+    builder.build().map_err(TrainError::Pool)
 }
 
-fn train(args: &TrainArgs) -> Result<(), String> {
-    let target = check_target(args.lambda, args.scale)?;
-    if !(args.rate.is_finite() && args.rate > 0.0) {
-        return Err(format!("--rate {} must be positive", args.rate));
-    }
-    pool(args.threads)?.install(|| train_in_pool(args, target))
-}
-
-fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), String> {
+fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     let started = Instant::now();
     let data = data::load(&args.data, args.validation_every, false)?;
     // Fail on an unwritable output now, not after the training.
-    std::fs::write(&args.output, b"")
-        .map_err(|error| format!("cannot write {}: {error}", args.output.display()))?;
+    std::fs::write(&args.output, b"").map_err(|error| FileError::write(&args.output, error))?;
     let train_set = &data.train;
     let validation = &data.validation;
     println!(
@@ -205,7 +197,7 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), String> {
     );
     let network = model.quantize(args.scale, description);
     std::fs::write(&args.output, network.to_bytes())
-        .map_err(|error| format!("cannot write {}: {error}", args.output.display()))?;
+        .map_err(|error| FileError::write(&args.output, error))?;
     println!();
     println!(
         "wrote {} ({:.1} s in all)",

@@ -11,6 +11,7 @@ use clap::Args;
 use rayon::prelude::*;
 
 use super::data::{self, Set, Target};
+use super::TrainError;
 use lielow_engine::eval::{self, FEATURES, WEIGHTS};
 
 /// Flags of `lielow tune`.
@@ -32,17 +33,6 @@ pub struct TuneArgs {
 
 /// Weights kept as they are: the unit, and the height-1 count (colinear with the stack count).
 const FIXED: [usize; 2] = [eval::STACKS, eval::HEIGHTS];
-
-/// Runs `lielow tune`; the exit status.
-pub fn tune(args: &TuneArgs) -> i32 {
-    match try_tune(args) {
-        Ok(()) => 0,
-        Err(error) => {
-            eprintln!("lielow tune: {error}");
-            2
-        }
-    }
-}
 
 fn evaluate(weights: &[f64; FEATURES], features: &[i32; FEATURES]) -> f64 {
     weights
@@ -88,13 +78,14 @@ fn fit_scale(set: &Set, weights: &[f64; FEATURES]) -> f64 {
     (low + high) / 2.0
 }
 
-fn try_tune(args: &TuneArgs) -> Result<(), String> {
+/// `lielow tune`: fits the weights and prints them, with the losses before and after.
+pub fn tune(args: &TuneArgs) -> Result<(), TrainError> {
     let target = Target {
         lambda: args.lambda,
         scale: 1.0,
     };
     if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
+        return Err(TrainError::Lambda(args.lambda));
     }
     let data = data::load(&args.data, args.validation_every, true)?;
     let initial = WEIGHTS.map(f64::from);

@@ -1,0 +1,154 @@
+//! Why `lielow board`, `lielow solve` or `lielow analyse` stops: every message the three
+//! commands print on stderr, before `cli` prefixes it with the command's name. All are input
+//! errors (exit status 2), and nothing is written then.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use lielow_engine::ugi::shown;
+use lielow_rules::lfen::LfenError;
+use lielow_rules::moves::MoveTextError;
+use lielow_rules::play::IllegalMove;
+
+use super::solve::SolveError;
+use crate::file_error::FileError;
+use crate::matchplay::records::RecordError;
+
+/// Why a picture, a proof or a review cannot be made.
+#[derive(Debug)]
+pub enum AnalysisError {
+    /// `startpos` of a size other than 8 or 9.
+    Size,
+    /// The position is no LFEN.
+    Position {
+        /// The text given.
+        text: String,
+        /// What is wrong.
+        error: LfenError,
+    },
+    /// A move to draw (`--last-move`, `--arrow`) does not read.
+    DrawnMove {
+        /// The flag.
+        flag: &'static str,
+        /// The text given.
+        text: String,
+        /// What is wrong.
+        error: MoveTextError,
+    },
+    /// A move to draw has a square off the board.
+    OffBoard {
+        /// The flag.
+        flag: &'static str,
+        /// The text given.
+        text: String,
+        /// The board's size.
+        size: usize,
+    },
+    /// A file (or standard output) that cannot be read or written.
+    File(FileError),
+    /// `--time` is not a positive number of seconds.
+    Time,
+    /// The solver failed (a finished game, or a thread that did not start).
+    Solve(SolveError),
+    /// The engine's searcher refused a setting (its message).
+    Search(String),
+    /// Neither a records file nor `--game`.
+    NoGame,
+    /// A move of `--game` is illegal.
+    GameMove {
+        /// Its number, from 1.
+        number: usize,
+        /// The text given.
+        text: String,
+        /// Why it is illegal.
+        error: IllegalMove,
+    },
+    /// `--game` with a records file is not a game number.
+    GameNumber(String),
+    /// A game of the records file is not a record.
+    Record {
+        /// The file.
+        path: PathBuf,
+        /// The game's number, from 1.
+        number: usize,
+        /// What is wrong.
+        error: RecordError,
+    },
+    /// The records file has no game of the number asked for.
+    NoSuchGame {
+        /// The file.
+        path: PathBuf,
+        /// The number asked for.
+        number: usize,
+    },
+    /// The records file holds no game at all.
+    Empty(PathBuf),
+}
+
+impl fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnalysisError::Size => f.write_str("the size is 8 or 9"),
+            AnalysisError::Position { text, error } => {
+                write!(f, "position '{}': {error}", shown(text))
+            }
+            AnalysisError::DrawnMove { flag, text, error } => {
+                write!(f, "{flag} '{}': {error}", shown(text))
+            }
+            AnalysisError::OffBoard { flag, text, size } => write!(
+                f,
+                "{flag} '{}': a square is off the {size}x{size} board",
+                shown(text)
+            ),
+            AnalysisError::File(error) => error.fmt(f),
+            AnalysisError::Time => f.write_str("--time must be a positive number of seconds"),
+            AnalysisError::Solve(error) => error.fmt(f),
+            AnalysisError::Search(message) => f.write_str(message),
+            AnalysisError::NoGame => {
+                f.write_str("give a records file, or a game with --game \"startpos moves ...\"")
+            }
+            AnalysisError::GameMove {
+                number,
+                text,
+                error,
+            } => write!(f, "--game: move {number} '{}': {error}", shown(text)),
+            AnalysisError::GameNumber(text) => write!(
+                f,
+                "--game '{}': with a records file, the game's number (from 1)",
+                shown(text)
+            ),
+            AnalysisError::Record {
+                path,
+                number,
+                error,
+            } => write!(f, "{}: game {number}: {error}", path.display()),
+            AnalysisError::NoSuchGame { path, number } => {
+                write!(f, "{} has no game {number}", path.display())
+            }
+            AnalysisError::Empty(path) => write!(f, "{} holds no game", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for AnalysisError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AnalysisError::File(error) => Some(error),
+            AnalysisError::Solve(error) => Some(error),
+            AnalysisError::Record { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<FileError> for AnalysisError {
+    fn from(error: FileError) -> AnalysisError {
+        AnalysisError::File(error)
+    }
+}
+
+impl From<SolveError> for AnalysisError {
+    fn from(error: SolveError) -> AnalysisError {
+        AnalysisError::Solve(error)
+    }
+}
