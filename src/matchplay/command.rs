@@ -185,8 +185,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, MatchError> {
             (EngineKind::Builtin(builtin), builtin.name())
         }
         None => {
-            let argv = split_command_line(command)
-                .map_err(|error| MatchError::CommandLine(error.to_string()))?;
+            let argv = split_command_line(command).map_err(MatchError::CommandLine)?;
             let stem = std::path::Path::new(&argv[0])
                 .file_name()
                 .map_or(argv[0].clone(), |s| s.to_string_lossy().into_owned());

@@ -7,6 +7,7 @@ use std::io;
 use super::builtin::BuiltinError;
 use super::merge::MergeError;
 use super::openings::{OpeningsFileError, TooManyPlies};
+use super::process::CommandLineError;
 use super::stats::SprtError;
 use super::time_control::TimeControlError;
 use crate::file_error::FileError;
@@ -22,8 +23,8 @@ pub enum MatchError {
     NoCommand,
     /// A `builtin:` player that does not exist.
     Builtin(BuiltinError),
-    /// An engine's command line does not split (the splitter's message).
-    CommandLine(String),
+    /// An engine's command line does not split.
+    CommandLine(CommandLineError),
     /// `movetime=` without a positive number: the setting.
     Movetime(String),
     /// `option.` without `=`: the setting.
@@ -95,7 +96,7 @@ impl fmt::Display for MatchError {
         match self {
             MatchError::NoCommand => f.write_str("--engine needs a command"),
             MatchError::Builtin(error) => error.fmt(f),
-            MatchError::CommandLine(message) => f.write_str(message),
+            MatchError::CommandLine(error) => error.fmt(f),
             MatchError::Movetime(setting) => {
                 write!(f, "'{setting}': movetime=MS needs a positive number")
             }
@@ -145,6 +146,7 @@ impl std::error::Error for MatchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             MatchError::Builtin(error) => Some(error),
+            MatchError::CommandLine(error) => Some(error),
             MatchError::Sprt(error) => Some(error),
             MatchError::Tc { error, .. } => Some(error),
             MatchError::File(error) => Some(error),
