@@ -316,19 +316,9 @@ fn parse_game(text: &str, size: usize) -> Result<GameToReview, AnalysisError> {
         None => (text, ""),
     };
     let start = parse_position(position_text, size)?;
-    let mut position = start;
-    let mut moves = Vec::new();
-    for word in moves_text.split_whitespace() {
-        let mv = position
-            .parse_move(word)
-            .map_err(|error| AnalysisError::GameMove {
-                number: moves.len() + 1,
-                text: word.to_owned(),
-                error,
-            })?;
-        moves.push(mv);
-        position = position.play(mv);
-    }
+    let (_, moves) = start
+        .replay(moves_text.split_whitespace())
+        .map_err(AnalysisError::GameMove)?;
     Ok(GameToReview {
         start,
         moves,

@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use lielow_engine::ugi::shown;
 use lielow_rules::lfen::LfenError;
 use lielow_rules::moves::MoveTextError;
-use lielow_rules::play::IllegalMove;
 
 use super::solve::SolveError;
 use crate::file_error::FileError;
@@ -54,15 +53,8 @@ pub enum AnalysisError {
     Search(String),
     /// Neither a records file nor `--game`.
     NoGame,
-    /// A move of `--game` is illegal.
-    GameMove {
-        /// Its number, from 1.
-        number: usize,
-        /// The text given.
-        text: String,
-        /// Why it is illegal.
-        error: IllegalMove,
-    },
+    /// A move of `--game` is illegal (the rules' error names it and its number).
+    GameMove(lielow_rules::ReplayError),
     /// `--game` with a records file is not a game number.
     GameNumber(String),
     /// A game of the records file is not a record.
@@ -107,11 +99,7 @@ impl fmt::Display for AnalysisError {
             AnalysisError::NoGame => {
                 f.write_str("give a records file, or a game with --game \"startpos moves ...\"")
             }
-            AnalysisError::GameMove {
-                number,
-                text,
-                error,
-            } => write!(f, "--game: move {number} '{}': {error}", shown(text)),
+            AnalysisError::GameMove(error) => write!(f, "--game: {error}"),
             AnalysisError::GameNumber(text) => write!(
                 f,
                 "--game '{}': with a records file, the game's number (from 1)",
@@ -136,6 +124,7 @@ impl std::error::Error for AnalysisError {
             AnalysisError::File(error) => Some(error),
             AnalysisError::Solve(error) => Some(error),
             AnalysisError::Record { error, .. } => Some(error),
+            AnalysisError::GameMove(error) => Some(error),
             _ => None,
         }
     }

@@ -251,15 +251,7 @@ fn game_of(start: Option<&str>, texts: &[String]) -> Result<Game, Refusal> {
     if texts.len() > MAX_PLIES {
         return Err(bad(format!("more than {MAX_PLIES} moves")));
     }
-    let mut now = start;
-    let mut moves = Vec::with_capacity(texts.len());
-    for (index, text) in texts.iter().enumerate() {
-        let mv = now
-            .parse_move(text)
-            .map_err(|e| bad(format!("move {} '{}': {e}", index + 1, ugi::shown(text))))?;
-        moves.push(mv);
-        now = now.play(mv);
-    }
+    let (now, moves) = start.replay(texts).map_err(|e| bad(e.to_string()))?;
     Ok(Game { start, moves, now })
 }
 

@@ -13,7 +13,6 @@
 
 use std::fmt;
 
-use lielow_engine::ugi::shown;
 use lielow_rules::board::Side;
 use lielow_rules::lfen::LfenError;
 use lielow_rules::moves::Move;
@@ -29,15 +28,8 @@ pub enum RecordError {
     Fields(usize),
     /// The start position is no LFEN.
     Start(LfenError),
-    /// A move (numbered from 1, as written) is not legal in turn.
-    Move {
-        /// Its number.
-        number: usize,
-        /// The text found.
-        text: String,
-        /// Why it is not legal.
-        error: IllegalMove,
-    },
+    /// A move is not legal in turn (the rules' error names it and its number).
+    Move(lielow_rules::ReplayError),
     /// The winner field is neither `b` nor `r`.
     Winner(String),
     /// The reason field names no reason.
@@ -52,11 +44,7 @@ impl fmt::Display for RecordError {
                 "a record has 6 fields separated by ' ; ', this line has {found}"
             ),
             RecordError::Start(error) => write!(f, "start position: {error}"),
-            RecordError::Move {
-                number,
-                text,
-                error,
-            } => write!(f, "move {number} '{}': {error}", shown(text)),
+            RecordError::Move(error) => error.fmt(f),
             RecordError::Winner(found) => write!(f, "winner '{found}' is not b or r"),
             RecordError::Reason(error) => error.fmt(f),
         }
@@ -164,19 +152,9 @@ impl GameRecord {
             return Err(RecordError::Fields(fields.len()));
         };
         let start = Position::from_lfen(start).map_err(RecordError::Start)?;
-        let mut position = start;
-        let mut played = Vec::new();
-        for text in moves.split_whitespace() {
-            let mv = position
-                .parse_move(text)
-                .map_err(|error| RecordError::Move {
-                    number: played.len() + 1,
-                    text: text.to_owned(),
-                    error,
-                })?;
-            position = position.play(mv);
-            played.push(mv);
-        }
+        let (_, played) = start
+            .replay(moves.split_whitespace())
+            .map_err(RecordError::Move)?;
         let winner = match winner {
             "b" => Side::Blue,
             "r" => Side::Red,
