@@ -172,7 +172,7 @@ pub(super) fn parse_go(mut tokens: Tokens) -> Result<Command, CommandError> {
     Ok(Command::Go(go))
 }
 
-/// The `go` line that [`parse_go`] reads back as `limits`: what a match runner sends. Clocks use
+/// The `go` line that `parse_go` reads back as `limits`: what a match runner sends. Clocks use
 /// the UGI names; a `movestogo` follows them.
 pub fn go_line(limits: &Limits) -> String {
     let mut go = String::from("go");
