@@ -13,6 +13,7 @@ use crate::matchplay::command_error::{MatchError, OpeningsError};
 use crate::matchplay::openings::BadLfen;
 use crate::train::TrainError;
 use lielow_engine::bench;
+use lielow_engine::search::MAX_THREADS;
 use lielow_rules::board::{BoardSize, BoardSizeError};
 use lielow_rules::perft;
 use lielow_rules::position::Position;
@@ -76,7 +77,7 @@ enum Command {
         depth: Option<u32>,
         /// Search threads. The node count is the signature only with 1; more threads measure the
         /// time to reach the same depth (the parallel speed-up).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
         threads: u32,
         /// The evaluation: `embedded` (the signature's), `hand-set`, or a network file.
         #[arg(long, default_value = "embedded", value_name = "EVAL")]

@@ -15,7 +15,7 @@ use super::review_report;
 use super::solve::{self, Budget, SolveError, Verdict};
 use crate::matchplay::records::GameRecord;
 use lielow_engine::limits::Limits;
-use lielow_engine::search::Searcher;
+use lielow_engine::search::{Searcher, MAX_THREADS};
 
 use crate::diagram::{self, Diagram};
 use crate::file_error::FileError;
@@ -145,7 +145,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "S")]
     time: Option<f64>,
     /// Threads: 2 asks "does the side to move win?" and "does its opponent?" at once.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
     threads: u32,
     /// Replay the proof against the rules and count its nodes (df-pn only).
     #[arg(long)]
@@ -287,7 +287,7 @@ pub struct AnalyseArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     multipv: u32,
     /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
     threads: u32,
     /// Hash per search, in MiB.
     #[arg(long, default_value_t = 64)]

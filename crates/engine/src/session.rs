@@ -2,27 +2,34 @@
 //! searcher, and the threads that keep the input loop responsive.
 //!
 //! The input loop ([`run`]) is the stdin reader and never waits for a search: `go`, `go perft`
-//! and `bench` run as a job on a worker thread that reports through the shared [`Output`]. A
-//! search job owns the [`Searcher`] while it runs and hands it back when joined; the loop reclaims
-//! it only once the job has finished, so `isready`, `query`, `d` and `stop` are answered at once
-//! even mid-search. `stop` and `quit` set the job's atomic stop flag, which the search polls.
+//! and `bench` run as a job on a worker thread (`jobs.rs`) that reports through the shared
+//! [`Output`]. A search job owns the [`Searcher`] while it runs and hands it back when joined;
+//! the loop reclaims it only once the job has finished, so `isready`, `query`, `d` and `stop`
+//! are answered at once even mid-search. `stop` and `quit` set the job's atomic stop flag, which
+//! the search polls.
+//!
+//! The options live in one [`Settings`] value (`settings.rs`), which outlives any searcher: the
+//! searcher is configured from it, and a searcher lost to a panicked search is replaced by one
+//! configured from it again.
+
+mod jobs;
+mod settings;
+#[cfg(test)]
+mod tests;
 
 use std::io::{BufRead, Read, Write};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle};
-use std::time::Duration;
+use std::thread;
 
 use crate::bench;
 use crate::limits::Limits;
-use crate::nnue::Network;
-use crate::search::{Params, Searcher};
+use crate::search::{SearchSettings, Searcher};
 use crate::ugi::{self, Command, CommandError, OptionSetting, PositionCommand, Start};
-use lielow_rules::board::BoardSize;
+use jobs::{perft_job, search_job, Job, JobKind, SearchJob};
 use lielow_rules::moves::Move;
-use lielow_rules::perft;
 use lielow_rules::position::Position;
+pub use settings::Settings;
 
 /// The longest input line read whole (far above any real `position` line: a game is a few
 /// hundred moves); the rest of a longer line is skipped and the line refused.
@@ -55,56 +62,20 @@ impl Output {
     }
 }
 
-/// What a worker thread is doing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum JobKind {
-    Search,
-    Perft,
-    Bench,
-}
-
-/// A running (or just finished, not yet joined) worker job.
-struct Job {
-    kind: JobKind,
-    stop: Arc<AtomicBool>,
-    /// Set just before the job's last line (`bestmove`, `Nodes searched`, bench totals): a client
-    /// that has read that line can send `go` again and find the job joinable.
-    finished: Arc<AtomicBool>,
-    /// A search job returns the searcher (`None` if the search panicked and it was dropped).
-    handle: JoinHandle<Option<Searcher>>,
-    /// A `go ponder` search's ponder-hit signal.
-    ponderhit: Option<Arc<AtomicBool>>,
-}
-
-impl Job {
-    fn signal_stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
-        self.handle.thread().unpark();
-    }
-}
-
 /// The session state behind the protocol.
 pub struct Engine {
     out: Output,
-    board_size: BoardSize,
+    /// Every option's value.
+    settings: Settings,
     /// The moves played since the game's start position (shown by `d`).
     moves: Vec<Move>,
     position: Position,
-    hash_mb: usize,
-    threads: usize,
-    /// The development options' values (`search::params`).
-    params: Params,
-    /// `Move Overhead`, in milliseconds.
-    move_overhead_ms: u64,
-    /// `MultiPV`.
-    multipv: usize,
-    /// `Ponder`: `bestmove` names the expected reply.
-    ponder: bool,
-    /// The evaluation network (`EvalFile`); `None`: the hand-set evaluation.
-    network: Option<Arc<Network>>,
     /// `None` only while a search job holds it.
     searcher: Option<Searcher>,
     job: Option<Job>,
+    /// Tests only: how many of the next searches panic (at their first report).
+    #[cfg(test)]
+    searches_to_panic: usize,
 }
 
 /// Whether the loop goes on after a command.
@@ -117,38 +88,29 @@ enum Flow {
 impl Engine {
     /// A session with the default options and the 8x8 start position.
     pub fn new(out: Output) -> Engine {
-        let board_size = BoardSize::Eight;
+        let settings = Settings::default();
         let mut engine = Engine {
             out,
-            board_size,
+            position: Position::start(settings.board_size),
+            settings,
             moves: Vec::new(),
-            position: Position::start(board_size),
-            hash_mb: ugi::HASH.default,
-            threads: ugi::THREADS.default,
-            params: Params::default(),
-            move_overhead_ms: ugi::MOVE_OVERHEAD.default as u64,
-            multipv: ugi::MULTI_PV.default,
-            ponder: false,
-            network: Some(Network::embedded()),
             searcher: None,
             job: None,
+            #[cfg(test)]
+            searches_to_panic: 0,
         };
         engine.searcher = Some(engine.fresh_searcher());
         engine
     }
 
-    /// A searcher with the current options applied (at start, or after a search panicked). Its
+    /// A searcher configured from the settings (at start, or after a search panicked). Its
     /// table is allocated at the next `isready` or `go` ([`Engine::allocate_table`]): UCI asks
     /// engines not to take large memory before `isready`.
     fn fresh_searcher(&self) -> Searcher {
         let mut searcher = Searcher::without_table();
-        if let Err(why) = searcher.set_threads(self.threads) {
+        if let Err(why) = searcher.configure(&self.settings.search) {
             self.out.send(&ugi::error_line(why));
         }
-        searcher.set_params(self.params);
-        searcher.set_move_overhead_ms(self.move_overhead_ms);
-        searcher.set_multipv(self.multipv);
-        searcher.set_network(self.network.clone());
         searcher
     }
 
@@ -194,8 +156,8 @@ impl Engine {
             }
             Command::PonderHit => {
                 // Like stop, a ponderhit with no ponder search running is ignored silently.
-                if let Some(signal) = self.job.as_ref().and_then(|job| job.ponderhit.as_ref()) {
-                    signal.store(true, Ordering::Release);
+                if let Some(job) = &self.job {
+                    job.signal_ponderhit();
                 }
             }
             Command::Quit => return Flow::Quit,
@@ -203,9 +165,10 @@ impl Engine {
             Command::Display => self
                 .out
                 .send(&ugi::board_picture(&self.position, self.moves.len())),
-            Command::Eval => self
-                .out
-                .send(&ugi::eval_report(&self.position, self.network.as_deref())),
+            Command::Eval => self.out.send(&ugi::eval_report(
+                &self.position,
+                self.settings.search.network.as_deref(),
+            )),
         }
         Flow::Continue
     }
@@ -215,7 +178,7 @@ impl Engine {
     /// (at start, the default size is taken instead).
     fn allocate_table(&mut self) {
         self.reap(false);
-        let wanted = self.hash_mb;
+        let wanted = self.settings.hash_mb;
         let Some(searcher) = self.searcher.as_mut() else {
             return; // a job holds it: its table was allocated before the job started
         };
@@ -225,19 +188,19 @@ impl Engine {
         if let Err(why) = searcher.set_hash_mb(wanted) {
             if searcher.hash_mb() == 0 {
                 // Nothing was allocated yet: the default size was had at every start so far.
-                let _ = searcher.set_hash_mb(ugi::HASH.default);
+                let _ = searcher.set_hash_mb(ugi::HASH.default as usize);
             }
-            self.hash_mb = searcher.hash_mb();
+            self.settings.hash_mb = searcher.hash_mb();
             self.out.send(&ugi::error_line(format!(
                 "Hash {wanted} MiB: {why}; keeping {} MiB",
-                self.hash_mb
+                self.settings.hash_mb
             )));
         }
     }
 
     /// A new game from the start position of `BoardSize`.
     fn reset_game(&mut self) {
-        self.position = Position::start(self.board_size);
+        self.position = Position::start(self.settings.board_size);
         self.moves.clear();
     }
 
@@ -249,12 +212,11 @@ impl Engine {
         else {
             return;
         };
-        match job.handle.join() {
-            Ok(Some(searcher)) => self.searcher = Some(searcher),
-            Ok(None) | Err(_) if job.kind == JobKind::Search => {
-                self.searcher = Some(self.fresh_searcher())
-            }
-            _ => {}
+        match (job.kind, job.handle.join()) {
+            (_, Ok(Some(searcher))) => self.searcher = Some(searcher),
+            // The search panicked (its searcher was dropped), or its thread did.
+            (JobKind::Search, Ok(None) | Err(_)) => self.searcher = Some(self.fresh_searcher()),
+            (JobKind::Perft | JobKind::Bench, Ok(None) | Err(_)) => {}
         }
     }
 
@@ -281,48 +243,22 @@ impl Engine {
         self.searcher.as_mut()
     }
 
+    /// `setoption`: each setting goes to its one place in [`Settings`]; what the searcher
+    /// uses is applied to it at once (refused while a job runs).
     fn set_option(&mut self, setting: OptionSetting) {
         match setting {
             // The position is the loop's, not the search's: it can change mid-search.
             OptionSetting::BoardSize(size) => {
-                self.board_size = size;
+                self.settings.board_size = size;
                 self.reset_game();
             }
+            // Read when the next `go` starts.
+            OptionSetting::Ponder(on) => self.settings.ponder = on,
             OptionSetting::HashMb(megabytes) => {
                 // Allocated at the next `isready` or `go`, which report a size that cannot be
                 // had.
                 if self.idle_searcher("setoption Hash").is_some() {
-                    self.hash_mb = megabytes;
-                }
-            }
-            OptionSetting::MoveOverheadMs(milliseconds) => {
-                if let Some(searcher) = self.idle_searcher("setoption Move Overhead") {
-                    searcher.set_move_overhead_ms(milliseconds);
-                    self.move_overhead_ms = milliseconds;
-                }
-            }
-            OptionSetting::MultiPv(lines) => {
-                if let Some(searcher) = self.idle_searcher("setoption MultiPV") {
-                    searcher.set_multipv(lines);
-                    self.multipv = lines;
-                }
-            }
-            OptionSetting::Ponder(on) => self.ponder = on,
-            OptionSetting::EvalFile(choice) => {
-                if self.idle_searcher("setoption EvalFile").is_none() {
-                    return;
-                }
-                match choice.load() {
-                    Ok(network) => {
-                        self.network = network.clone();
-                        if let Some(searcher) = self.searcher.as_mut() {
-                            searcher.set_network(network);
-                        }
-                    }
-                    Err(why) => self.out.send(&ugi::error_line(format!(
-                        "EvalFile '{}': {why}",
-                        ugi::shown(&choice.to_string())
-                    ))),
+                    self.settings.hash_mb = megabytes;
                 }
             }
             OptionSetting::ClearHash => {
@@ -330,58 +266,67 @@ impl Engine {
                     searcher.clear_hash();
                 }
             }
-            OptionSetting::SearchParam { name, value } => {
-                let mut params = self.params;
-                if let Err(why) = params.set(name, &value) {
-                    // The parser checked the value: only a changed parameter table gets here.
-                    self.out
-                        .send(&ugi::error_line(format!("option {name}: {why}")));
-                    return;
-                }
-                let Some(searcher) = self.idle_searcher("setoption") else {
-                    return;
-                };
-                searcher.set_params(params);
-                self.params = params;
-            }
             OptionSetting::Threads(threads) => {
-                let Some(searcher) = self.idle_searcher("setoption Threads") else {
+                self.configure("setoption Threads", |search| search.threads = threads)
+            }
+            OptionSetting::MultiPv(lines) => {
+                self.configure("setoption MultiPV", |search| search.multipv = lines)
+            }
+            OptionSetting::MoveOverheadMs(milliseconds) => self
+                .configure("setoption Move Overhead", |search| {
+                    search.move_overhead_ms = milliseconds
+                }),
+            OptionSetting::SearchParam(param) => {
+                self.configure("setoption", |search| param.apply(&mut search.params))
+            }
+            OptionSetting::EvalFile(choice) => {
+                // Checked first: a file is not read for a setting that would be refused.
+                if self.idle_searcher("setoption EvalFile").is_none() {
                     return;
-                };
-                match searcher.set_threads(threads) {
-                    Ok(()) => self.threads = threads,
-                    Err(why) => self.out.send(&ugi::error_line(why)),
+                }
+                match choice.load() {
+                    Ok(network) => {
+                        self.configure("setoption EvalFile", |search| search.network = network)
+                    }
+                    Err(why) => self.out.send(&ugi::error_line(format!(
+                        "EvalFile '{}': {why}",
+                        ugi::shown(&choice.to_string())
+                    ))),
                 }
             }
+        }
+    }
+
+    /// Changes the search settings with `change` and configures the idle searcher from them;
+    /// kept only if the searcher takes them (`what` names the command refused while a job runs).
+    fn configure(&mut self, what: &str, change: impl FnOnce(&mut SearchSettings)) {
+        let mut wanted = self.settings.search.clone();
+        change(&mut wanted);
+        let Some(searcher) = self.idle_searcher(what) else {
+            return;
+        };
+        match searcher.configure(&wanted) {
+            Ok(()) => self.settings.search = wanted,
+            // Nothing was applied: searcher and settings keep what they had.
+            Err(why) => self.out.send(&ugi::error_line(why)),
         }
     }
 
     /// `position`: all or nothing; the first bad move is named with its number (from 1).
     fn set_position(&mut self, command: PositionCommand) {
         let start = match command.start {
-            Start::StartPos => Position::start(self.board_size),
+            Start::StartPos => Position::start(self.settings.board_size),
             Start::Fen(position) => *position,
         };
-        let mut position = start;
-        let mut moves = Vec::with_capacity(command.moves.len());
-        for (index, text) in command.moves.iter().enumerate() {
-            match position.parse_move(text) {
-                Ok(mv) => {
-                    moves.push(mv);
-                    position = position.play(mv);
-                }
-                Err(error) => {
-                    self.out.send(&ugi::error_line(format!(
-                        "position: move {} '{}': {error}; position unchanged",
-                        index + 1,
-                        ugi::shown(text)
-                    )));
-                    return;
-                }
+        match start.replay(&command.moves) {
+            Ok((position, moves)) => {
+                self.moves = moves;
+                self.position = position;
             }
+            Err(error) => self.out.send(&ugi::error_line(format!(
+                "position: {error}; position unchanged"
+            ))),
         }
-        self.moves = moves;
-        self.position = position;
     }
 
     /// `go`: `searchmoves` (as written) restricts the root moves; illegal ones are named in one
@@ -431,11 +376,17 @@ impl Engine {
             position: self.position,
             limits,
             root_moves,
-            name_reply: self.ponder,
+            name_reply: self.settings.ponder,
             ponderhit: Arc::clone(&ponderhit),
+            #[cfg(test)]
+            panic_at_first_report: self
+                .searches_to_panic
+                .checked_sub(1)
+                .map(|left| self.searches_to_panic = left)
+                .is_some(),
         };
         self.spawn(JobKind::Search, move |stop, finished, out| {
-            Some(search_job(searcher, job, stop, finished, out))
+            search_job(searcher, job, stop, finished, out)
         });
         if let Some(job) = self.job.as_mut().filter(|_| limits.ponder) {
             job.ponderhit = Some(ponderhit);
@@ -457,7 +408,7 @@ impl Engine {
         if self.idle_searcher("bench").is_none() {
             return;
         }
-        let network = self.network.clone();
+        let network = self.settings.search.network.clone();
         self.spawn(JobKind::Bench, move |stop, finished, out| {
             let result = bench::run_until(depth, 1, network, &stop);
             if result.positions < bench::POSITIONS.len() {
@@ -514,121 +465,6 @@ impl Engine {
             self.reap(true);
         }
     }
-}
-
-/// What a search job searches, and how its `bestmove` is written.
-struct SearchJob {
-    position: Position,
-    limits: Limits,
-    /// `searchmoves` (empty: all).
-    root_moves: Vec<Move>,
-    /// `Ponder` is on: `bestmove` names the reply the search expects.
-    name_reply: bool,
-    /// The ponder-hit signal of a `go ponder` search.
-    ponderhit: Arc<AtomicBool>,
-}
-
-/// The search thread: search, report each iteration, wait for `stop` after an infinite search
-/// (or for the ponder hit of a ponder search), then exactly one `bestmove` — always a legal
-/// move, even if stopped before depth 1 finished.
-fn search_job(
-    mut searcher: Searcher,
-    job: SearchJob,
-    stop: Arc<AtomicBool>,
-    finished: Arc<AtomicBool>,
-    out: Output,
-) -> Searcher {
-    let SearchJob {
-        position,
-        limits,
-        root_moves,
-        name_reply,
-        ponderhit,
-    } = job;
-    let mut report = |report: crate::search::Report| out.send(&ugi::report_line(report));
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        searcher.search_among(&position, &limits, &root_moves, &stop, &mut report)
-    }));
-    let (proposed, reply, healthy) = match outcome {
-        Ok(result) => (result.best_move, result.ponder, true),
-        Err(_) => {
-            out.send(&ugi::error_line("the search failed; playing a legal move"));
-            (None, None, false)
-        }
-    };
-    // `go infinite` never ends by itself, nor `go ponder` before its ponder hit: after the
-    // last iteration, wait for stop, ponderhit or quit.
-    let waiting = || limits.infinite || (limits.ponder && !ponderhit.load(Ordering::Acquire));
-    while waiting() && !stop.load(Ordering::SeqCst) {
-        thread::park_timeout(Duration::from_millis(5));
-    }
-    let legal = position.legal_moves();
-    let best = match proposed {
-        Some(mv) if legal.contains(&mv) => Some(mv),
-        Some(mv) => {
-            out.send(&ugi::error_line(format!(
-                "the search proposed the illegal move {mv}; playing a legal move"
-            )));
-            legal.first().copied()
-        }
-        None => legal.first().copied(),
-    };
-    // The reply is named only when it is legal after the move played.
-    let reply = reply.filter(|reply| {
-        best.is_some_and(|best| {
-            proposed == Some(best) && position.play(best).try_play(*reply).is_ok()
-        })
-    });
-    finished.store(true, Ordering::SeqCst);
-    match (best, reply) {
-        (Some(best), Some(reply)) if name_reply => {
-            out.send(&ugi::bestmove_ponder_line(best, reply))
-        }
-        _ => out.send(&ugi::bestmove_line(best)),
-    }
-    if healthy {
-        searcher
-    } else {
-        Searcher::new()
-    }
-}
-
-/// `go perft D`: the CLI's divide output (`<move>: <count>` per root move in generation order,
-/// then `Nodes searched: <N>`), each root move counted with [`perft::perft`] below it, as
-/// [`perft::divide`] does; `stop` ends it within a millisecond, with a partial total.
-fn perft_job(
-    position: &Position,
-    depth: u32,
-    stop: &AtomicBool,
-    finished: &AtomicBool,
-    out: &Output,
-) {
-    let mut total = 0u64;
-    if depth == 0 {
-        total = 1;
-    } else {
-        let moves = position.legal_moves();
-        for (done, &mv) in moves.iter().enumerate() {
-            if stop.load(Ordering::SeqCst) {
-                out.send(&format!(
-                    "info string perft stopped after {done} of {} root moves: the total is partial",
-                    moves.len()
-                ));
-                break;
-            }
-            let Some(count) = perft::perft_until(&position.play(mv), depth - 1, stop) else {
-                out.send(&format!(
-                    "info string perft stopped after {done} of {} root moves: the total is partial",
-                    moves.len()
-                ));
-                break;
-            };
-            total += count;
-            out.send(&format!("{mv}: {count}"));
-        }
-    }
-    finished.store(true, Ordering::SeqCst);
-    out.send(&format!("Nodes searched: {total}"));
 }
 
 /// Reads one line into `buffer` (without its line ending). Returns `Ok(false)` at end of input;

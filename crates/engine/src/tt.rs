@@ -153,6 +153,8 @@ impl std::fmt::Display for AllocationError {
     }
 }
 
+impl std::error::Error for AllocationError {}
+
 /// `count` empty buckets, or `None` if the allocator refuses.
 fn allocate(count: usize) -> Option<Vec<Bucket>> {
     let mut buckets = Vec::new();

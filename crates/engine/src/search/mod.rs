@@ -26,6 +26,7 @@
 //! | `shared.rs` | what all threads of a search share; where idle helpers look for work |
 //! | `ordering.rs`, `pv.rs`, `exchange.rs` | move ordering, principal variation, static exchange |
 //! | `report.rs` | what a search tells its caller |
+//! | `settings.rs` | what a searcher is configured with, and why a setting is refused |
 
 mod exchange;
 mod node;
@@ -33,13 +34,14 @@ mod ordering;
 pub mod params;
 mod pv;
 mod report;
+mod settings;
 mod shared;
 mod split_point;
 mod worker;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::limits::Limits;
 use crate::nnue::Network;
@@ -54,6 +56,7 @@ use worker::{MainDuties, ThreadMemory, Worker};
 pub use node::MAX_PLY;
 pub use params::{ParamError, Params};
 pub use report::{CurrentMove, Info, Report, Reporter, SearchResult, CURRENT_MOVE_AFTER};
+pub use settings::{HashError, SearchSettings, ThreadsError};
 pub use split_point::MAX_THREADS;
 
 /// Hash size of a new searcher, in MiB.
@@ -73,17 +76,12 @@ pub struct Searcher {
     threads: Vec<ThreadMemory>,
     /// The main thread's split points, allocated with the threads.
     splits: Vec<SplitPoint>,
-    params: Params,
-    /// Milliseconds kept back from every time budget (`Move Overhead`).
-    move_overhead_ms: u64,
+    /// What the search runs with; `settings.threads` is always `threads.len()`.
+    settings: SearchSettings,
     /// The most helper threads that run at once (see [`Searcher::set_helper_limit`]).
     helper_limit: usize,
-    /// Principal variations reported per iteration (`MultiPV`).
-    multipv: usize,
     /// Set by the caller at the ponder hit of a `go ponder` search.
     ponderhit: Arc<AtomicBool>,
-    /// The evaluation network; `None`: the hand-set evaluation.
-    network: Option<Arc<Network>>,
 }
 
 impl Default for Searcher {
@@ -103,13 +101,10 @@ impl Searcher {
             tt,
             threads: vec![ThreadMemory::default()],
             splits: Vec::new(),
-            params: Params::default(),
-            move_overhead_ms: crate::time::DEFAULT_MOVE_OVERHEAD_MS,
+            settings: SearchSettings::default(),
             helper_limit: std::thread::available_parallelism()
                 .map_or(0, |n| n.get().saturating_sub(1)),
-            multipv: 1,
             ponderhit: Arc::new(AtomicBool::new(false)),
-            network: Some(Network::embedded()),
         }
     }
 
@@ -122,11 +117,11 @@ impl Searcher {
 
     /// Resizes the transposition table to `megabytes` MiB (which empties it). A size out of
     /// range, or one the machine cannot give, is an error; the table then keeps its size.
-    pub fn set_hash_mb(&mut self, megabytes: usize) -> Result<(), String> {
+    pub fn set_hash_mb(&mut self, megabytes: usize) -> Result<(), HashError> {
         if !(1..=MAX_HASH_MB).contains(&megabytes) {
-            return Err(format!("Hash must be 1 to {MAX_HASH_MB} MiB"));
+            return Err(HashError::OutOfRange { megabytes });
         }
-        self.tt.try_resize(megabytes).map_err(|e| e.to_string())
+        self.tt.try_resize(megabytes).map_err(HashError::Allocation)
     }
 
     /// A searcher whose table is not allocated yet: [`Searcher::set_hash_mb`] does it (the
@@ -142,9 +137,9 @@ impl Searcher {
     }
 
     /// Sets how many threads search (see the module doc). They share the history table.
-    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), ThreadsError> {
         if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(format!("Threads must be 1 to {MAX_THREADS}"));
+            return Err(ThreadsError { threads });
         }
         let sibling = self.threads[0].sibling();
         self.threads.truncate(threads);
@@ -154,7 +149,24 @@ impl Searcher {
         if threads > 1 && self.splits.is_empty() {
             self.splits = split_point::split_points();
         }
+        self.settings.threads = threads;
         Ok(())
+    }
+
+    /// Applies every setting of `settings` (all or, if the thread count is refused, none); a
+    /// setting that did not change costs nothing, and another network empties the table.
+    pub fn configure(&mut self, settings: &SearchSettings) -> Result<(), ThreadsError> {
+        self.set_threads(settings.threads)?;
+        self.set_multipv(settings.multipv);
+        self.set_move_overhead_ms(settings.move_overhead_ms);
+        self.set_params(settings.params);
+        self.set_network(settings.network.clone());
+        Ok(())
+    }
+
+    /// The settings the search runs with.
+    pub fn settings(&self) -> &SearchSettings {
+        &self.settings
     }
 
     /// Sets the most helper threads that run at once, whatever `Threads` says. By default one
@@ -169,7 +181,7 @@ impl Searcher {
     /// Sets how many principal variations each iteration reports (`MultiPV`, at least 1): the
     /// best line, then the best without its first move, and so on.
     pub fn set_multipv(&mut self, lines: usize) {
-        self.multipv = lines.max(1);
+        self.settings.multipv = lines.max(1);
     }
 
     /// The signal that turns a `go ponder` search into a timed one (`ponderhit`): the caller
@@ -186,37 +198,34 @@ impl Searcher {
     /// Sets the milliseconds kept back from every time budget for the latency of the process
     /// and of the GUI or runner (`Move Overhead`).
     pub fn set_move_overhead_ms(&mut self, milliseconds: u64) {
-        self.move_overhead_ms = milliseconds;
+        self.settings.move_overhead_ms = milliseconds;
     }
 
     /// Sets the evaluation: a network, or `None` for the hand-set evaluation. A new searcher
     /// uses the network built into the program. Another evaluation empties the table, whose
     /// entries hold static evaluations of the old one.
     pub fn set_network(&mut self, network: Option<Arc<Network>>) {
-        let same = match (&self.network, &network) {
-            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
-            (None, None) => true,
-            _ => false,
-        };
-        if !same {
+        if !self.settings.same_network(&network) {
             self.tt.clear();
         }
-        self.network = network;
+        self.settings.network = network;
     }
 
     /// The network the search evaluates with, if any.
     pub fn network(&self) -> Option<&Arc<Network>> {
-        self.network.as_ref()
+        self.settings.network.as_ref()
     }
 
     /// Sets the search's parameters (for measurements; the default is the engine as it plays).
     pub fn set_params(&mut self, params: Params) {
-        self.params = params;
+        self.settings.params = params;
     }
 
     /// Searches `position` within `limits` until done or `stop` is set, calling `report` after
     /// each finished iteration and, once the search has run [`CURRENT_MOVE_AFTER`], at each root
-    /// move the main thread starts. Under `infinite` it returns only once `stop` is set.
+    /// move the main thread starts. Under `infinite` (or `ponder`) it returns when `stop` is set
+    /// or the deepest iteration is done: holding `bestmove` back until `stop` or the ponder hit
+    /// is the protocol's rule, kept by the session.
     pub fn search(
         &mut self,
         position: &Position,
@@ -249,14 +258,14 @@ impl Searcher {
             budget: TimeBudget::with_overhead(
                 limits,
                 position.side_to_move(),
-                self.move_overhead_ms,
+                self.settings.move_overhead_ms,
             ),
             started,
             clock_started: started,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
         };
-        let (tt, params) = (&self.tt, self.params);
-        let network = self.network.as_deref();
+        let (tt, params) = (&self.tt, self.settings.params);
+        let network = self.settings.network.as_deref();
         let ponderhit = &*self.ponderhit;
         let (main_memory, helper_memory) = self
             .threads
@@ -276,22 +285,26 @@ impl Searcher {
                 Worker::new(main_memory, network, tt, &shared, params, Some(main_duties));
             main.restrict_root(root_moves);
             main.stop_at_mate(limits.mate);
-            main.report_lines(self.multipv);
+            main.report_lines(self.settings.multipv);
             main.report_to(report);
             if limits.ponder {
                 main.ponder_until(ponderhit);
             }
-            let result = main.iterate(position, max_depth);
-            shared.finish();
-            result
+            // Even if the main thread panics, the helpers must learn that the search is over,
+            // or the scope would wait for them for ever.
+            let _over = FinishOnDrop(&shared);
+            main.iterate(position, max_depth)
         });
-        // `go infinite` ends only with `stop`, and `go ponder` not before its ponder hit, even
-        // when the search has run out of depth.
-        while !shared.stop_requested()
-            && (limits.infinite || (limits.ponder && !self.ponderhit.load(Ordering::Acquire)))
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
         result
+    }
+}
+
+/// Tells the helpers the search is over when dropped: at the end of the main thread's search,
+/// or while it unwinds from a panic.
+struct FinishOnDrop<'a, 'b>(&'a Shared<'b>);
+
+impl Drop for FinishOnDrop<'_, '_> {
+    fn drop(&mut self) {
+        self.0.finish();
     }
 }

@@ -173,7 +173,8 @@ pub const SPECS: [ParamSpec; 22] = [
     switch!("IIR", iir),
 ];
 
-/// Why a parameter could not be set.
+/// Why a value was refused for a parameter (and, in `ugi`, for any option): the one owner of
+/// the text that says what was expected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamError {
     /// No parameter has that name.
@@ -183,9 +184,9 @@ pub enum ParamError {
     /// A number outside `min..=max`, or not a number.
     OutOfRange {
         /// The smallest value accepted.
-        min: i32,
+        min: i64,
         /// The largest value accepted.
-        max: i32,
+        max: i64,
     },
 }
 
@@ -200,6 +201,75 @@ impl fmt::Display for ParamError {
         }
     }
 }
+
+impl std::error::Error for ParamError {}
+
+/// A switch as `setoption` and `option.NAME=VALUE` write it: `true` or `false`, in any case.
+pub fn parse_switch(text: &str) -> Result<bool, ParamError> {
+    match text.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(ParamError::NotASwitch),
+    }
+}
+
+/// One parameter's value, read and checked once ([`ParamSpec::parse`]): applying it cannot fail.
+#[derive(Clone, Copy)]
+pub struct ParamSetting {
+    name: &'static str,
+    value: ParamValue,
+}
+
+/// The value with the field it goes to; built only by [`ParamSpec::parse`], so a switch's
+/// field always gets a `bool` and a number's an `i32` in its range.
+#[derive(Clone, Copy)]
+enum ParamValue {
+    Switch(fn(&mut Params) -> &mut bool, bool),
+    Number(fn(&mut Params) -> &mut i32, i32),
+}
+
+impl ParamSetting {
+    /// The parameter's name as the engine spells it.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Sets the value in `params`.
+    pub fn apply(&self, params: &mut Params) {
+        match self.value {
+            ParamValue::Switch(field, value) => *field(params) = value,
+            ParamValue::Number(field, value) => *field(params) = value,
+        }
+    }
+}
+
+impl fmt::Debug for ParamSetting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = f.debug_struct("ParamSetting");
+        out.field("name", &self.name);
+        match self.value {
+            ParamValue::Switch(_, value) => out.field("value", &value),
+            ParamValue::Number(_, value) => out.field("value", &value),
+        };
+        out.finish()
+    }
+}
+
+/// Two settings are equal when they set the same parameter to the same value (the name decides
+/// the field, and so the kind of value).
+impl PartialEq for ParamSetting {
+    fn eq(&self, other: &ParamSetting) -> bool {
+        let same_value = match (self.value, other.value) {
+            (ParamValue::Switch(_, one), ParamValue::Switch(_, other)) => one == other,
+            (ParamValue::Number(_, one), ParamValue::Number(_, other)) => one == other,
+            (ParamValue::Switch(..), ParamValue::Number(..))
+            | (ParamValue::Number(..), ParamValue::Switch(..)) => false,
+        };
+        self.name == other.name && same_value
+    }
+}
+
+impl Eq for ParamSetting {}
 
 impl ParamSpec {
     /// The parameter called `name` (case-insensitive).
@@ -218,26 +288,26 @@ impl ParamSpec {
         }
     }
 
-    /// Checks `text` as a value of this parameter and sets it in `params`.
-    pub fn set(&self, params: &mut Params, text: &str) -> Result<(), ParamError> {
-        match self.access {
-            Access::Switch(field) => {
-                *field(params) = match text.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(ParamError::NotASwitch),
-                }
-            }
+    /// Reads and checks `text` as a value of this parameter.
+    pub fn parse(&self, text: &str) -> Result<ParamSetting, ParamError> {
+        let value = match self.access {
+            Access::Switch(field) => ParamValue::Switch(field, parse_switch(text)?),
             Access::Number { field, min, max } => {
                 let value = text
                     .parse::<i32>()
                     .ok()
                     .filter(|value| (min..=max).contains(value))
-                    .ok_or(ParamError::OutOfRange { min, max })?;
-                *field(params) = value;
+                    .ok_or(ParamError::OutOfRange {
+                        min: min.into(),
+                        max: max.into(),
+                    })?;
+                ParamValue::Number(field, value)
             }
-        }
-        Ok(())
+        };
+        Ok(ParamSetting {
+            name: self.name,
+            value,
+        })
     }
 }
 
@@ -246,7 +316,9 @@ impl Params {
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
         ParamSpec::find(name)
             .ok_or(ParamError::UnknownName)?
-            .set(self, value)
+            .parse(value)?
+            .apply(self);
+        Ok(())
     }
 }
 
@@ -262,7 +334,9 @@ mod tests {
                 .iter()
                 .all(|other| !other.name.eq_ignore_ascii_case(spec.name)));
             let mut params = defaults;
-            spec.set(&mut params, &spec.value(&defaults)).unwrap();
+            spec.parse(&spec.value(&defaults))
+                .unwrap()
+                .apply(&mut params);
             assert_eq!(params, defaults, "{}", spec.name);
         }
         // Each spec sets its own field: changing one changes the struct.
@@ -275,7 +349,9 @@ mod tests {
                     if value == max { min } else { value + 1 }.to_string()
                 }
             };
-            spec.set(&mut params, &other).unwrap();
+            let setting = spec.parse(&other).unwrap();
+            assert_eq!(setting.name(), spec.name);
+            setting.apply(&mut params);
             assert_ne!(params, defaults, "{}", spec.name);
         }
     }

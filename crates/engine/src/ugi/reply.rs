@@ -4,27 +4,23 @@
 
 use std::fmt;
 
-use super::{Dialect, Query, CLEAR_HASH, OPTIONS, PONDER};
+use super::{Dialect, Query, OPTIONS};
 use crate::score::Score;
 use crate::search::{CurrentMove, Info, Report};
 use lielow_rules::board::Side;
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 
-/// The answer to `ugi` / `uci`: id lines, one line per option, then `ugiok` / `uciok`.
+/// The answer to `ugi` / `uci`: id lines, one line per listed option, then `ugiok` / `uciok`.
 pub fn handshake(dialect: Dialect) -> String {
     let mut text = format!(
         "id name lielow {}\nid author the lielow developers\n",
         env!("CARGO_PKG_VERSION")
     );
     for option in OPTIONS {
-        text.push_str(&format!(
-            "option name {} type spin default {} min {} max {}\n",
-            option.name, option.default, option.min, option.max
-        ));
+        text.push_str(&option.handshake_line());
+        text.push('\n');
     }
-    text.push_str(&format!("option name {PONDER} type check default false\n"));
-    text.push_str(&format!("option name {CLEAR_HASH} type button\n"));
     text.push_str(match dialect {
         Dialect::Ugi => "ugiok",
         Dialect::Uci => "uciok",
