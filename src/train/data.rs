@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::TrainError;
 use crate::datagen::format;
-use crate::file_error::FileError;
+use crate::files;
 use lielow_engine::eval;
 use lielow_engine::nnue::features;
 use lielow_rules::position::Position;
@@ -127,7 +127,7 @@ pub fn load(
     };
     let mut game_index = 0u64;
     for path in files {
-        let bytes = std::fs::read(path).map_err(|error| FileError::read(path, error))?;
+        let bytes = files::read_bytes(path, files::limits::DATA)?;
         let file = format::read_games(&bytes).map_err(|error| TrainError::Data {
             path: path.clone(),
             error,
