@@ -132,6 +132,13 @@ pub fn load(
             path: path.clone(),
             error,
         })?;
+        if file.complete < bytes.len() {
+            eprintln!(
+                "lielow: warning: {}: the last {} bytes are a game cut short; left out",
+                path.display(),
+                bytes.len() - file.complete
+            );
+        }
         let mut positions = 0usize;
         for game in &file.games {
             let set = if game_index.is_multiple_of(validation_every) {
