@@ -220,7 +220,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, MatchError> {
             });
         }
     }
-    if name.is_empty() || name.contains([';', '\n', '\r']) {
+    if name.is_empty() || name.contains(';') || name.chars().any(char::is_control) {
         return Err(MatchError::BadName(name));
     }
     if matches!(kind, EngineKind::Builtin(_)) && (!options.is_empty() || ponder) {

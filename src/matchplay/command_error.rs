@@ -107,7 +107,9 @@ impl fmt::Display for MatchError {
             ),
             MatchError::BadName(name) => write!(
                 f,
-                "engine name '{name}' must be non-empty and hold no ';' or line break"
+                "engine name '{}' must be non-empty and hold no ';', line break or other \
+                 control character",
+                lielow_rules::quote::shown(name)
             ),
             MatchError::BuiltinSettings(command) => write!(
                 f,
