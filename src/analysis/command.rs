@@ -88,7 +88,7 @@ fn parse_drawn_move(
 }
 
 /// Writes `text` to `path` (`-`: standard output), through a temporary file renamed into place.
-pub fn write_output(path: &PathBuf, text: &str) -> Result<(), FileError> {
+pub fn write_output(path: &Path, text: &str) -> Result<(), FileError> {
     if path.as_os_str() == "-" {
         use std::io::Write;
         let mut out = std::io::stdout().lock();
