@@ -226,7 +226,7 @@ impl fmt::Display for OpeningsError {
         match self {
             OpeningsError::Size => f.write_str("--size is 8 or 9"),
             OpeningsError::Count(count) => {
-                write!(f, "--count {count}: give 1 to {MAX_OPENINGS} openings")
+                write!(f, "--count {count}: give at most {MAX_OPENINGS} openings")
             }
             OpeningsError::TooFew { found, asked } => write!(
                 f,
