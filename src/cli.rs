@@ -29,11 +29,16 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// The deepest `lielow perft`.
+const MAX_PERFT_DEPTH: u32 = 16;
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Count the legal move sequences of DEPTH plies (the move generator's test).
     Perft {
-        /// Number of plies.
+        /// Number of plies (at most 16: deeper counts take years from any real position, and
+        /// from the start position overflow 64 bits past depth 11).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH as i64))]
         depth: u32,
         /// Start from this LFEN position instead of the start position.
         #[arg(long)]

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod datagen;
 pub mod diagram;
 pub mod file_error;
+pub mod files;
 pub mod gui;
 pub mod matchplay;
 pub mod train;

@@ -2,7 +2,7 @@
 //! output. Errors ([`AnalysisError`]) are one line on stderr and exit status 2; nothing is
 //! written then.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -19,6 +19,7 @@ use lielow_engine::search::{Searcher, MAX_THREADS};
 
 use crate::diagram::{self, Diagram};
 use crate::file_error::FileError;
+use crate::files::{self, Output};
 use lielow_rules::board::BoardSize;
 use lielow_rules::moves::{Move, MoveText};
 use lielow_rules::position::Position;
@@ -86,14 +87,20 @@ fn parse_drawn_move(
     })
 }
 
-/// Writes `text` to `path` (`-`: standard output).
-pub fn write_output(path: &PathBuf, text: &str) -> Result<(), FileError> {
+/// Writes `text` to `path` (`-`: standard output), through a temporary file renamed into place.
+pub fn write_output(path: &Path, text: &str) -> Result<(), FileError> {
     if path.as_os_str() == "-" {
         use std::io::Write;
         let mut out = std::io::stdout().lock();
         return out.write_all(text.as_bytes()).map_err(FileError::Stdout);
     }
-    std::fs::write(path, text).map_err(|error| FileError::write(path, error))
+    files::write_whole(path, text.as_bytes())
+}
+
+/// A record's engine name as the table and the page title show it: control characters (a
+/// terminal's escape sequences) masked, and at most 40 characters.
+fn shown_name(name: &str) -> String {
+    lielow_rules::quote::shown(name)
 }
 
 /// `lielow board`: draws the position.
@@ -332,7 +339,7 @@ fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, AnalysisErro
         let text = args.game.as_deref().ok_or(AnalysisError::NoGame)?;
         return Ok(vec![parse_game(text, args.size)?]);
     };
-    let text = std::fs::read_to_string(path).map_err(|error| FileError::read(path, error))?;
+    let text = files::read_text(path, files::limits::RECORDS)?;
     let wanted = match &args.game {
         Some(k) => Some(
             k.trim()
@@ -344,23 +351,40 @@ fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, AnalysisErro
         None => None,
     };
     let mut games = Vec::new();
-    let lines = text.lines().filter(|line| !line.trim().is_empty());
-    for (index, line) in lines.enumerate() {
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    for (index, line) in lines.iter().enumerate() {
         if wanted.is_some_and(|k| k != index + 1) {
             continue;
         }
-        let record = GameRecord::parse(line).map_err(|error| AnalysisError::Record {
-            path: path.clone(),
-            number: index + 1,
-            error,
-        })?;
+        let record = match GameRecord::parse(line) {
+            Ok(record) => record,
+            // A last line without its line break is one an interrupted writer cut short.
+            Err(error) if index + 1 == lines.len() && !text.ends_with('\n') => {
+                eprintln!(
+                    "lielow analyse: warning: {}: game {} is cut short ({error}); left out",
+                    path.display(),
+                    index + 1
+                );
+                continue;
+            }
+            Err(error) => {
+                return Err(AnalysisError::Record {
+                    path: path.clone(),
+                    number: index + 1,
+                    error,
+                })
+            }
+        };
         games.push(GameToReview {
             start: record.start,
             title: format!(
                 "Game {}: {} (Blue) vs {} (Red), {} won by {}",
                 index + 1,
-                record.blue,
-                record.red,
+                shown_name(&record.blue),
+                shown_name(&record.red),
                 record.winner,
                 record.reason
             ),
@@ -384,12 +408,27 @@ fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, AnalysisErro
 
 /// `lielow analyse`: reviews the games and prints (and writes) the reviews.
 pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
+    let outputs: Vec<&Path> = args
+        .json
+        .iter()
+        .chain(&args.html)
+        .map(PathBuf::as_path)
+        .collect();
+    files::check_outputs(
+        &args
+            .records
+            .iter()
+            .map(PathBuf::as_path)
+            .collect::<Vec<_>>(),
+        &outputs,
+    )?;
     let games = games_to_review(args)?;
-    // The outputs are created before any search, so that a wrong path costs nothing.
-    let create =
-        |path: &PathBuf| std::fs::File::create(path).map_err(|error| FileError::write(path, error));
+    // The outputs are created (as temporary files) before any search, so that a wrong path
+    // costs nothing; the old files stay until the reviews are written.
+    let create = |path: &PathBuf| Output::create(path);
     let json_file = args.json.as_ref().map(create).transpose()?;
     let html_file = args.html.as_ref().map(create).transpose()?;
+    files::remove_unfinished_on_interrupt();
     let mut searcher = Searcher::new();
     searcher
         .set_threads(args.threads as usize)
@@ -441,7 +480,7 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
     for (game, review) in games.iter().zip(&reviews) {
         println!("{}", review_report::table(review, &game.title));
     }
-    if let (Some(mut file), Some(path)) = (json_file, &args.json) {
+    if let Some(mut file) = json_file {
         let values: Vec<serde_json::Value> = games
             .iter()
             .zip(&reviews)
@@ -456,10 +495,10 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
             })
             .collect();
         let text = serde_json::to_string_pretty(&values).expect("JSON of plain values");
-        std::io::Write::write_all(&mut file, text.as_bytes())
-            .map_err(|error| FileError::write(path, error))?;
+        file.write(text.as_bytes())?;
+        file.commit()?;
     }
-    if let (Some(mut file), Some(path)) = (html_file, &args.html) {
+    if let Some(mut file) = html_file {
         let pages: Vec<PageGame> = games
             .iter()
             .zip(&reviews)
@@ -468,8 +507,8 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
                 title: game.title.clone(),
             })
             .collect();
-        std::io::Write::write_all(&mut file, html::page(&pages).as_bytes())
-            .map_err(|error| FileError::write(path, error))?;
+        file.write(html::page(&pages).as_bytes())?;
+        file.commit()?;
     }
     Ok(())
 }

@@ -25,6 +25,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::file_error::FileError;
+use crate::files;
 use crate::matchplay::openings::random_opening;
 use crate::matchplay::runner::Shard;
 use format::{FormatError, GameSamples, Sample};
@@ -308,7 +309,15 @@ pub fn run(args: &DatagenArgs) -> Result<(), DatagenError> {
     let total = settings.shard.jobs_of(args.games);
     let path = &args.output;
     // Resume: the games already written (they must be this run's first ones).
-    let existing = std::fs::read(path).ok().filter(|bytes| !bytes.is_empty());
+    if let EvalChoice::File(network) = &args.eval {
+        files::check_outputs(&[network], &[path])?;
+    }
+    // A missing or empty file starts a run; anything else must be a readable data file (never
+    // a FIFO or a device, which would block or never end).
+    let existing = match std::fs::metadata(path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        _ => Some(files::read_bytes(path, files::limits::DATA)?).filter(|bytes| !bytes.is_empty()),
+    };
     let done = match &existing {
         Some(bytes) => {
             let file = format::read_games(bytes).map_err(|error| DatagenError::Data {

@@ -1,8 +1,7 @@
 //! The `lielow match` and `lielow openings` subcommands: their flags, checks and output.
 
-use std::fs::File;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
@@ -10,19 +9,20 @@ use clap::Args;
 use lielow_rules::board::BoardSize;
 
 use super::builtin::Builtin;
-use super::command_error::{MatchError, OpeningsError, MAX_GAMES};
+use super::command_error::{MatchError, OpeningsError, MAX_GAMES, MAX_OPENINGS};
 use super::crowded;
 use super::engine_spec::{EngineKind, EngineSpec};
 use super::merge;
 use super::openings::{self, OpeningFilter};
+use super::outputs::{self, MatchOutputs};
 use super::player::Timeouts;
-use super::process::{self, split_command_line};
+use super::process::split_command_line;
 use super::report::Tally;
 use super::runner::{self, MatchConfig, MoveLimits, Shard};
 use super::stats::Sprt;
 use super::time_control::TimeControl;
 use super::ugi_client::UgiEngine;
-use crate::file_error::FileError;
+use crate::files::{self, Output};
 
 /// No-reply timeout when the match is timed (added to the move's budget).
 const TIMED_TIMEOUT_MS: u64 = 5_000;
@@ -220,7 +220,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, MatchError> {
             });
         }
     }
-    if name.is_empty() || name.contains([';', '\n', '\r']) {
+    if name.is_empty() || name.contains(';') || name.chars().any(char::is_control) {
         return Err(MatchError::BadName(name));
     }
     if matches!(kind, EngineKind::Builtin(_)) && (!options.is_empty() || ponder) {
@@ -311,8 +311,7 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, MatchError> {
     let pairs = args.games.div_ceil(2);
     let openings = match (&args.openings, args.random_plies) {
         (Some(path), _) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|error| FileError::read(path, error))?;
+            let text = files::read_text(path, files::limits::OPENINGS)?;
             openings::parse_file(&text, &path.display().to_string())?
         }
         (None, Some(plies)) => {
@@ -366,41 +365,49 @@ fn check_engines(config: &MatchConfig) -> Result<(), MatchError> {
     Ok(())
 }
 
+/// The files a match reads: the openings and the `--merge` summaries.
+fn match_inputs(args: &MatchArgs) -> Vec<&Path> {
+    args.openings
+        .iter()
+        .chain(&args.merge)
+        .map(PathBuf::as_path)
+        .collect()
+}
+
 /// `lielow match`: plays the match (or merges `--merge` summaries) and prints the table.
 pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
+    let outputs: Vec<&Path> = args
+        .records
+        .iter()
+        .chain(&args.json)
+        .map(PathBuf::as_path)
+        .collect();
+    files::check_outputs(&match_inputs(args), &outputs)?;
     if !args.merge.is_empty() {
         return merge_summaries(args);
     }
     let config = build_config(args)?;
-    // Every output is created before the first game, so a wrong path costs no games.
-    let create = |path: &PathBuf| File::create(path).map_err(|error| FileError::write(path, error));
-    let mut records = args.records.as_ref().map(create).transpose()?;
+    // Every output is created (as its temporary file) before the first game, so that a wrong
+    // path costs no games; the old files stay until the match ends.
+    let create = |path: &PathBuf| Output::create(path);
+    let records = args.records.as_ref().map(create).transpose()?;
     let json = args.json.as_ref().map(create).transpose()?;
-    // The engines run in process groups of their own (so that a hung one can be killed with
-    // its children), out of reach of the terminal's Ctrl-C: the runner ends them itself.
-    let _ = ctrlc::set_handler(|| {
-        process::kill_all_engines();
-        eprintln!("\nlielow match: interrupted; every engine it started is stopped");
-        std::process::exit(130);
-    });
-    check_engines(&config)?;
     let pairings = config.pairings();
     let names = config.engines.iter().map(|e| e.name.clone()).collect();
     let planned = 2 * config.shard.jobs_of(config.total_jobs());
     let mut tally = Tally::new(names, &pairings, planned, config.sprt);
     tally.shard = config.shard;
     tally.fingerprint = config.fingerprint();
+    let shared = MatchOutputs::new(tally, records, json);
+    outputs::finish_on_interrupt(&shared);
+    check_engines(&config)?;
     let terminal = std::io::stderr().is_terminal();
-    let mut write_error = None;
     runner::run(&config, |pair| {
-        if let Some(file) = records.as_mut() {
-            for game in &pair.games {
-                if let Err(e) = writeln!(file, "{}", game.record) {
-                    write_error.get_or_insert(e);
-                }
-            }
-            let _ = file.flush();
+        let mut out = outputs::lock(&shared);
+        if out.interrupted() {
+            return false;
         }
+        out.record(&pair);
         for game in &pair.games {
             if let Some(detail) = &game.detail {
                 let loser = &config.engines[game.loser_engine()].name;
@@ -413,57 +420,42 @@ pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
             }
         }
         // A shard plays its share whatever its own SPRT says: the merge decides.
-        let go_on = tally.add(&pair) || config.shard != Shard::WHOLE;
+        let go_on = out.tally.add(&pair) || config.shard != Shard::WHOLE;
         if terminal {
-            eprint!("\r{:<100}", tally.progress_line());
+            eprint!("\r{:<100}", out.tally.progress_line());
         } else {
-            eprintln!("{}", tally.progress_line());
+            eprintln!("{}", out.tally.progress_line());
         }
         go_on
     });
     if terminal {
         eprintln!();
     }
-    if let Some(error) = write_error {
-        return Err(MatchError::Records(error));
-    }
-    print!("{}", tally.table());
-    if let (Some(mut file), Some(path)) = (json, &args.json) {
-        file.write_all(tally.json().as_bytes())
-            .map_err(|error| FileError::write(path, error))?;
-    }
+    outputs::lock(&shared).finish()?;
     Ok(())
 }
 
-/// `lielow match --merge`: the shards' summaries added up, printed and written as one.
+/// `lielow match --merge`: the shards' summaries added up, printed and written as one. Every
+/// summary is read and checked before the `--json` output is written.
 fn merge_summaries(args: &MatchArgs) -> Result<(), MatchError> {
-    let json = args
-        .json
-        .as_ref()
-        .map(|path| File::create(path).map_err(|error| FileError::write(path, error)))
-        .transpose()?;
     let mut summaries = Vec::new();
     for path in &args.merge {
         let source = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|error| FileError::read(path, error))?;
+        let text = files::read_text(path, files::limits::SUMMARY)?;
         let tally = merge::read_summary(&text, &source)?;
         summaries.push((source, tally));
     }
     let merged = merge::merge(summaries)?;
-    let missing = merged.missing();
-    if !missing.is_empty() {
-        let list: Vec<String> = missing.iter().map(u64::to_string).collect();
+    if let Some(missing) = merged.missing_text() {
         eprintln!(
-            "lielow match: merged {} of {} shards; missing {}",
+            "lielow match: merged {} of {} shards; missing {missing}",
             merged.shards.len(),
             merged.count,
-            list.join(", ")
         );
     }
     print!("{}", merged.tally.table());
-    if let (Some(mut file), Some(path)) = (json, &args.json) {
-        file.write_all(merged.tally.json().as_bytes())
-            .map_err(|error| FileError::write(path, error))?;
+    if let Some(path) = &args.json {
+        files::write_whole(path, merged.tally.json().as_bytes())?;
     }
     Ok(())
 }
@@ -471,6 +463,9 @@ fn merge_summaries(args: &MatchArgs) -> Result<(), MatchError> {
 /// `lielow openings`: prints the openings, one LFEN a line.
 pub fn run_openings(args: &OpeningsArgs) -> Result<(), OpeningsError> {
     let size = BoardSize::from_n(args.size).ok_or(OpeningsError::Size)?;
+    if args.count > MAX_OPENINGS {
+        return Err(OpeningsError::Count(args.count));
+    }
     let plies = args.plies.unwrap_or(0);
     let found = if args.crowded {
         crowded::crowded_positions(size, args.count, args.seed)

@@ -2,7 +2,6 @@
 //! two commands print on stderr, before `cli` prefixes it with `lielow match: `.
 
 use std::fmt;
-use std::io;
 
 use super::builtin::BuiltinError;
 use super::merge::MergeError;
@@ -15,6 +14,8 @@ use crate::file_error::FileError;
 /// The most games a pairing may have: at a game a second, three decades. More is a typo, and
 /// refused before anything is played.
 pub const MAX_GAMES: usize = 1_000_000_000;
+/// The most openings `lielow openings` prints (each is searched and kept in memory).
+pub const MAX_OPENINGS: usize = 10_000_000;
 
 /// Why `lielow match` cannot run (or its output could not be written).
 #[derive(Debug)]
@@ -85,8 +86,6 @@ pub enum MatchError {
         /// What went wrong.
         detail: String,
     },
-    /// Writing a game record failed.
-    Records(io::Error),
     /// `--merge` refused the summaries.
     Merge(MergeError),
 }
@@ -108,7 +107,9 @@ impl fmt::Display for MatchError {
             ),
             MatchError::BadName(name) => write!(
                 f,
-                "engine name '{name}' must be non-empty and hold no ';' or line break"
+                "engine name '{}' must be non-empty and hold no ';', line break or other \
+                 control character",
+                lielow_rules::quote::shown(name)
             ),
             MatchError::BuiltinSettings(command) => write!(
                 f,
@@ -136,7 +137,6 @@ impl fmt::Display for MatchError {
             MatchError::EngineStart { name, detail } => {
                 write!(f, "engine '{name}' failed to start: {detail}")
             }
-            MatchError::Records(error) => write!(f, "writing the records failed: {error}"),
             MatchError::Merge(error) => error.fmt(f),
         }
     }
@@ -152,7 +152,6 @@ impl std::error::Error for MatchError {
             MatchError::File(error) => Some(error),
             MatchError::Openings(error) => Some(error),
             MatchError::RandomPlies { error, .. } | MatchError::StartOpening(error) => Some(error),
-            MatchError::Records(error) => Some(error),
             MatchError::Merge(error) => Some(error),
             _ => None,
         }
@@ -194,6 +193,8 @@ impl From<MergeError> for MatchError {
 pub enum OpeningsError {
     /// A board size other than 8 or 9.
     Size,
+    /// `--count` beyond [`MAX_OPENINGS`].
+    Count(usize),
     /// Fewer distinct positions than asked were found (exit status 1).
     TooFew {
         /// How many were found.
@@ -209,7 +210,7 @@ impl OpeningsError {
     /// The exit status: 2 for bad flags, 1 for a run that could not deliver.
     pub fn exit_code(&self) -> i32 {
         match self {
-            OpeningsError::Size => 2,
+            OpeningsError::Size | OpeningsError::Count(_) => 2,
             OpeningsError::TooFew { .. } | OpeningsError::StdoutClosed => 1,
         }
     }
@@ -224,6 +225,9 @@ impl fmt::Display for OpeningsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OpeningsError::Size => f.write_str("--size is 8 or 9"),
+            OpeningsError::Count(count) => {
+                write!(f, "--count {count}: give at most {MAX_OPENINGS} openings")
+            }
             OpeningsError::TooFew { found, asked } => write!(
                 f,
                 "found only {found} distinct positions (asked for {asked})"

@@ -24,6 +24,7 @@ pub mod crowded;
 pub mod engine_spec;
 pub mod merge;
 pub mod openings;
+pub mod outputs;
 pub mod player;
 pub mod process;
 pub mod records;
@@ -104,7 +105,11 @@ pub struct UnknownReason(pub String);
 
 impl fmt::Display for UnknownReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown game-end reason '{}'", self.0)
+        write!(
+            f,
+            "unknown game-end reason '{}'",
+            lielow_rules::quote::shown(&self.0)
+        )
     }
 }
 

@@ -18,6 +18,7 @@ use lielow_rules::lfen::LfenError;
 use lielow_rules::moves::Move;
 use lielow_rules::play::IllegalMove;
 use lielow_rules::position::Position;
+use lielow_rules::quote::shown;
 
 use super::{Reason, UnknownReason};
 
@@ -45,7 +46,7 @@ impl fmt::Display for RecordError {
             ),
             RecordError::Start(error) => write!(f, "start position: {error}"),
             RecordError::Move(error) => error.fmt(f),
-            RecordError::Winner(found) => write!(f, "winner '{found}' is not b or r"),
+            RecordError::Winner(found) => write!(f, "winner '{}' is not b or r", shown(found)),
             RecordError::Reason(error) => error.fmt(f),
         }
     }

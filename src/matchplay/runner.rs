@@ -162,6 +162,15 @@ impl Shard {
     /// The whole match.
     pub const WHOLE: Shard = Shard { index: 1, count: 1 };
 
+    /// The most shards a match is split into: far more than machines a match runs on, and few
+    /// enough that a merge can list the missing ones.
+    pub const MAX_COUNT: u64 = 10_000;
+
+    /// Whether this is K/N with 1 <= K <= N <= [`Shard::MAX_COUNT`].
+    pub fn is_valid(&self) -> bool {
+        self.count <= Shard::MAX_COUNT && (1..=self.count).contains(&self.index)
+    }
+
     /// How many of `jobs` game pairs (numbered from 0) this shard plays.
     pub fn jobs_of(&self, jobs: u64) -> u64 {
         jobs.saturating_sub(self.index - 1).div_ceil(self.count)
@@ -181,8 +190,9 @@ impl std::fmt::Display for ShardError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "--shard '{}': expected K/N with 1 <= K <= N, e.g. 3/8",
-            lielow_engine::ugi::shown(&self.0)
+            "--shard '{}': expected K/N with 1 <= K <= N <= {}, e.g. 3/8",
+            lielow_engine::ugi::shown(&self.0),
+            Shard::MAX_COUNT
         )
     }
 }
@@ -196,8 +206,8 @@ impl std::str::FromStr for Shard {
         let parsed = text.split_once('/').and_then(|(k, n)| {
             Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?))
         });
-        match parsed {
-            Some((index, count)) if (1..=count).contains(&index) => Ok(Shard { index, count }),
+        match parsed.map(|(index, count)| Shard { index, count }) {
+            Some(shard) if shard.is_valid() => Ok(shard),
             _ => Err(ShardError(text.to_owned())),
         }
     }

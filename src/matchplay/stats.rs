@@ -279,15 +279,27 @@ impl Sprt {
         if sprt.elo0.is_nan() || sprt.elo1.is_nan() {
             return Err(SprtError::NoElo);
         }
-        if sprt.elo0 >= sprt.elo1 {
+        sprt.check()?;
+        Ok(sprt)
+    }
+
+    /// Refuses parameters that make no test (a summary read back is checked as `--sprt` is):
+    /// elo0 and elo1 finite with elo0 < elo1, alpha and beta in (0, 0.5).
+    pub fn check(&self) -> Result<(), SprtError> {
+        for (name, value) in [("elo0", self.elo0), ("elo1", self.elo1)] {
+            if !value.is_finite() {
+                return Err(SprtError::NotFinite(name.to_owned()));
+            }
+        }
+        if self.elo0 >= self.elo1 {
             return Err(SprtError::EloOrder);
         }
-        for (name, rate) in [("alpha", sprt.alpha), ("beta", sprt.beta)] {
+        for (name, rate) in [("alpha", self.alpha), ("beta", self.beta)] {
             if !(rate > 0.0 && rate < 0.5) {
                 return Err(SprtError::Rate(name));
             }
         }
-        Ok(sprt)
+        Ok(())
     }
 
     /// The (lower, upper) LLR bounds: `ln(beta / (1 - alpha))` and `ln((1 - beta) / alpha)`.

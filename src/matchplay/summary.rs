@@ -19,8 +19,12 @@ use serde_json::ser::{CharEscape, Formatter};
 
 use super::report::{EngineTally, PairingTally, Tally};
 use super::runner::Shard;
-use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict};
+use super::stats::{EloEstimate, Pentanomial, Sprt, SprtError, Verdict};
 use super::Reason;
+
+/// The largest count a summary may hold (2^40, about 10^12: a thousand times the most games
+/// `--games` allows, and the plies and moves of those games).
+pub const MAX_COUNT: u64 = 1 << 40;
 
 /// A match's (or a shard's) summary.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -139,8 +143,13 @@ pub enum SummaryError {
     Json(String),
     /// A summary has no pairing.
     NoPairing,
-    /// The shard is not K/N with 1 <= K <= N.
+    /// The shard is not K/N with 1 <= K <= N <= [`Shard::MAX_COUNT`].
     BadShard,
+    /// A count beyond [`MAX_COUNT`] (the field named): no match plays that many, and sums of
+    /// such counts would overflow.
+    Count(&'static str),
+    /// The SPRT's parameters are not a test `--sprt` accepts.
+    Sprt(SprtError),
     /// A pairing names an engine the summary does not list.
     UnknownEngine(String),
 }
@@ -150,7 +159,11 @@ impl std::fmt::Display for SummaryError {
         match self {
             SummaryError::Json(message) => f.write_str(message),
             SummaryError::NoPairing => f.write_str("no pairing"),
-            SummaryError::BadShard => f.write_str("a shard K/N without 1 <= K <= N"),
+            SummaryError::BadShard => {
+                write!(f, "a shard K/N without 1 <= K <= N <= {}", Shard::MAX_COUNT)
+            }
+            SummaryError::Count(field) => write!(f, "{field} is above {MAX_COUNT}"),
+            SummaryError::Sprt(error) => write!(f, "sprt: {error}"),
             SummaryError::UnknownEngine(name) => write!(f, "pairing of unknown engine '{name}'"),
         }
     }
@@ -246,13 +259,54 @@ impl Summary {
         String::from_utf8(out).expect("serde_json writes UTF-8")
     }
 
+    /// Refuses a count no match could reach: summing [`Shard::MAX_COUNT`] counts of at most
+    /// [`MAX_COUNT`] each stays far inside a `u64`.
+    fn check_counts(&self) -> Result<(), SummaryError> {
+        let within = |field: &'static str, value: u64| {
+            if value <= MAX_COUNT {
+                Ok(())
+            } else {
+                Err(SummaryError::Count(field))
+            }
+        };
+        within("games", self.games)?;
+        within("planned_games", self.planned_games)?;
+        within("plies", self.plies)?;
+        for p in &self.pairings {
+            within("wins", p.wins)?;
+            within("losses", p.losses)?;
+            for &count in &p.pentanomial.counts {
+                within("pentanomial", count)?;
+            }
+        }
+        for e in &self.engines {
+            within("games", e.games)?;
+            within("wins", e.wins)?;
+            within("moves", e.moves)?;
+            within("ponder_hits", e.ponder_hits)?;
+            within("depth_sum", e.depth_sum)?;
+            within("depth_count", e.depth_count)?;
+            for &count in e.losses_by_reason.values() {
+                within("losses_by_reason", count)?;
+            }
+            if !(e.time_ms.is_finite() && e.time_ms >= 0.0) {
+                return Err(SummaryError::Count("time_ms"));
+            }
+        }
+        Ok(())
+    }
+
     /// The tally these counts make, the SPRT verdict decided again on them.
     pub fn into_tally(self) -> Result<Tally, SummaryError> {
         if self.pairings.is_empty() {
             return Err(SummaryError::NoPairing);
         }
-        if !(1..=self.shard.count).contains(&self.shard.index) {
+        if !self.shard.is_valid() {
             return Err(SummaryError::BadShard);
+        }
+        self.check_counts()?;
+        if let Some(sprt) = &self.sprt {
+            sprt.sprt.check().map_err(SummaryError::Sprt)?;
         }
         let names: Vec<String> = self.engines.iter().map(|e| e.name.clone()).collect();
         let index_of = |name: String| {

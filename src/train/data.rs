@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::TrainError;
 use crate::datagen::format;
-use crate::file_error::FileError;
+use crate::files;
 use lielow_engine::eval;
 use lielow_engine::nnue::features;
 use lielow_rules::position::Position;
@@ -127,11 +127,18 @@ pub fn load(
     };
     let mut game_index = 0u64;
     for path in files {
-        let bytes = std::fs::read(path).map_err(|error| FileError::read(path, error))?;
+        let bytes = files::read_bytes(path, files::limits::DATA)?;
         let file = format::read_games(&bytes).map_err(|error| TrainError::Data {
             path: path.clone(),
             error,
         })?;
+        if file.complete < bytes.len() {
+            eprintln!(
+                "lielow: warning: {}: the last {} bytes are a game cut short; left out",
+                path.display(),
+                bytes.len() - file.complete
+            );
+        }
         let mut positions = 0usize;
         for game in &file.games {
             let set = if game_index.is_multiple_of(validation_every) {

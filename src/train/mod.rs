@@ -21,7 +21,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
-use crate::file_error::FileError;
+use crate::files::{self, Output};
 use data::{sigmoid, Target};
 pub use error::TrainError;
 use model::{Adam, Hidden, Model, PARAMETERS};
@@ -97,9 +97,13 @@ fn pool(threads: Option<u32>) -> Result<rayon::ThreadPool, TrainError> {
 
 fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     let started = Instant::now();
+    let inputs: Vec<&std::path::Path> = args.data.iter().map(PathBuf::as_path).collect();
+    files::check_outputs(&inputs, &[&args.output])?;
     let data = data::load(&args.data, args.validation_every, false)?;
-    // Fail on an unwritable output now, not after the training.
-    std::fs::write(&args.output, b"").map_err(|error| FileError::write(&args.output, error))?;
+    // Fail on an unwritable output now, not after the training; the old network stays until
+    // the new one is complete (an interrupted run leaves it whole).
+    let mut output = Output::create(&args.output)?;
+    crate::files::remove_unfinished_on_interrupt();
     let train_set = &data.train;
     let validation = &data.validation;
     println!(
@@ -196,8 +200,8 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
         data.sources.join("; ")
     );
     let network = model.quantize(args.scale, description);
-    std::fs::write(&args.output, network.to_bytes())
-        .map_err(|error| FileError::write(&args.output, error))?;
+    output.write(&network.to_bytes())?;
+    output.commit()?;
     println!();
     println!(
         "wrote {} ({:.1} s in all)",

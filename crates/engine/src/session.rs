@@ -28,6 +28,9 @@ use crate::search::{SearchSettings, Searcher};
 use crate::ugi::{self, Command, CommandError, OptionSetting, PositionCommand, Start};
 use jobs::{perft_job, search_job, Job, JobKind, SearchJob};
 use lielow_rules::moves::Move;
+
+/// The most refused `go searchmoves` moves an error line names (the others are counted).
+const REFUSED_MOVES_NAMED: usize = 5;
 use lielow_rules::position::Position;
 pub use settings::Settings;
 
@@ -345,11 +348,17 @@ impl Engine {
         }
         let mut root_moves = Vec::with_capacity(searchmoves.len());
         let mut refused = Vec::new();
+        let mut refused_count = 0;
         for text in searchmoves {
             match self.position.parse_move(text) {
                 Ok(mv) if !root_moves.contains(&mv) => root_moves.push(mv),
                 Ok(_) => {}
-                Err(error) => refused.push(format!("'{}' ({error})", ugi::shown(text))),
+                Err(error) => {
+                    refused_count += 1;
+                    if refused.len() < REFUSED_MOVES_NAMED {
+                        refused.push(format!("'{}' ({error})", ugi::shown(text)));
+                    }
+                }
             }
         }
         if !refused.is_empty() {
@@ -358,10 +367,14 @@ impl Engine {
             } else {
                 format!("searching the other {}", root_moves.len())
             };
-            self.out.send(&ugi::error_line(format!(
-                "go searchmoves: {}; {kept}",
-                refused.join(", ")
-            )));
+            // The first few refused moves are named, the rest counted: the line stays short
+            // however many were sent.
+            let mut named = refused.join(", ");
+            if refused_count > refused.len() {
+                named.push_str(&format!(" and {} more", refused_count - refused.len()));
+            }
+            self.out
+                .send(&ugi::error_line(format!("go searchmoves: {named}; {kept}")));
             if root_moves.is_empty() {
                 self.out.send(&ugi::bestmove_line(None));
                 return;

@@ -57,6 +57,17 @@ pub struct Network {
     description: String,
 }
 
+/// The fixed part of a network file: magic, version, hidden width, inputs, scale, description
+/// length.
+const HEADER_BYTES: usize = 8 + 2 + 2 + 4 + 4 + 4;
+/// The weights and biases of a network of this program's shape.
+const WEIGHT_BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 4 * HIDDEN) + 8;
+/// The longest description [`Network::load`] reads (the trainer's names its settings and data
+/// files in a few hundred bytes).
+const MAX_DESCRIPTION_BYTES: usize = 1 << 20;
+/// The largest network file [`Network::load`] reads.
+pub const MAX_FILE_BYTES: u64 = (HEADER_BYTES + WEIGHT_BYTES + MAX_DESCRIPTION_BYTES) as u64;
+
 /// Why a network file cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NetError {
@@ -84,6 +95,11 @@ pub enum NetError {
     Scale(i32),
     /// The file cannot be read (the system's reason; the caller knows the path).
     Io(String),
+    /// Not a regular file (a directory, a FIFO, a device): never opened, since opening a FIFO
+    /// blocks and a device such as `/dev/zero` never ends.
+    NotRegular,
+    /// Larger than any network file of this program's shape (the limit in bytes).
+    TooLarge(u64),
 }
 
 impl fmt::Display for NetError {
@@ -101,6 +117,11 @@ impl fmt::Display for NetError {
             NetError::Description => f.write_str("the network's description is not UTF-8"),
             NetError::Scale(scale) => write!(f, "the network's scale {scale} is not positive"),
             NetError::Io(error) => write!(f, "cannot read the file: {error}"),
+            NetError::NotRegular => f.write_str("cannot read the file: not a regular file"),
+            NetError::TooLarge(limit) => write!(
+                f,
+                "the file has more than {limit} bytes, more than a network of this shape"
+            ),
         }
     }
 }
@@ -138,15 +159,33 @@ impl Network {
             .clone()
     }
 
-    /// Reads a network file.
+    /// Reads a network file: a regular file only (its type checked before it is opened, so a
+    /// FIFO never blocks the protocol's input loop), and at most [`MAX_FILE_BYTES`] of it.
     pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path).map_err(|error| NetError::Io(error.to_string()))?;
+        use std::io::Read;
+        let io = |error: std::io::Error| NetError::Io(error.to_string());
+        let metadata = std::fs::metadata(path).map_err(io)?;
+        if !metadata.is_file() {
+            return Err(NetError::NotRegular);
+        }
+        if metadata.len() > MAX_FILE_BYTES {
+            return Err(NetError::TooLarge(MAX_FILE_BYTES));
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .map_err(io)?
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(NetError::TooLarge(MAX_FILE_BYTES));
+        }
         Network::from_bytes(&bytes)
     }
 
     /// A network from the bytes of its file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        const FIXED: usize = 8 + 2 + 2 + 4 + 4 + 4;
+        const FIXED: usize = HEADER_BYTES;
         if bytes.len() < FIXED || &bytes[..8] != MAGIC {
             return Err(NetError::Magic);
         }
@@ -167,7 +206,7 @@ impl Network {
         let description_len = u32::from_le_bytes(reader.take()) as usize;
         let expected = FIXED
             .saturating_add(description_len)
-            .saturating_add(2 * (INPUTS * HIDDEN + HIDDEN + 4 * HIDDEN) + 8);
+            .saturating_add(WEIGHT_BYTES);
         if bytes.len() != expected {
             return Err(NetError::Length {
                 expected,

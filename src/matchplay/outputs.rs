@@ -1,0 +1,118 @@
+//! What a match leaves behind: the records file, the `--json` summary and the table, kept in
+//! one value that both the runner's thread and the Ctrl-C/SIGTERM handler reach through a
+//! mutex, so that an interrupted match still ends with whole files: each game pair's record
+//! lines go out in one write under the lock (the handler never cuts one), and the handler writes
+//! the summary of the pairs finished before it, renames the files into place and then exits.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::process;
+use super::report::Tally;
+use super::runner::PairResult;
+use crate::file_error::FileError;
+use crate::files::Output;
+
+/// Set by the interrupt handler before it stops the engines: a pair finished after it (its
+/// games lost to the stopped engines, not played out) is not counted.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The exit status of an interrupted match (128 + SIGINT, as a shell reports it).
+pub const INTERRUPTED_STATUS: i32 = 130;
+
+/// A match's outputs while it runs.
+pub struct MatchOutputs {
+    /// Every finished pair so far.
+    pub tally: Tally,
+    records: Option<Output>,
+    json: Option<Output>,
+    /// The first failed records write (the match goes on; the error ends it).
+    error: Option<FileError>,
+    finished: bool,
+}
+
+/// The outputs, shared by the runner's thread and the interrupt handler.
+pub type SharedOutputs = Arc<Mutex<MatchOutputs>>;
+
+/// The outputs locked (a panic elsewhere does not make them unreachable).
+pub fn lock(outputs: &SharedOutputs) -> MutexGuard<'_, MatchOutputs> {
+    outputs
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl MatchOutputs {
+    /// The outputs of a match that has played nothing yet.
+    pub fn new(tally: Tally, records: Option<Output>, json: Option<Output>) -> SharedOutputs {
+        Arc::new(Mutex::new(MatchOutputs {
+            tally,
+            records,
+            json,
+            error: None,
+            finished: false,
+        }))
+    }
+
+    /// Whether the match was interrupted: `pair` must then be left out.
+    pub fn interrupted(&self) -> bool {
+        INTERRUPTED.load(Ordering::SeqCst)
+    }
+
+    /// Appends the pair's record lines, both in one write.
+    pub fn record(&mut self, pair: &PairResult) {
+        let Some(file) = self.records.as_mut() else {
+            return;
+        };
+        let lines: String = pair
+            .games
+            .iter()
+            .map(|game| format!("{}\n", game.record))
+            .collect();
+        if let Err(error) = file.write(lines.as_bytes()) {
+            self.error.get_or_insert(error);
+        }
+    }
+
+    /// Prints the table, writes the summary and renames the files into place (once; a second
+    /// call does nothing).
+    pub fn finish(&mut self) -> Result<(), FileError> {
+        if std::mem::replace(&mut self.finished, true) {
+            return Ok(());
+        }
+        if let Some(error) = self.error.take() {
+            return Err(error);
+        }
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(self.tally.table().as_bytes());
+        let _ = stdout.flush();
+        if let Some(mut json) = self.json.take() {
+            json.write(self.tally.json().as_bytes())?;
+            json.commit()?;
+        }
+        if let Some(records) = self.records.take() {
+            records.commit()?;
+        }
+        Ok(())
+    }
+}
+
+/// On Ctrl-C or SIGTERM: stops the engines (they run in process groups of their own, out of
+/// reach of the terminal's Ctrl-C), then writes what the finished pairs give and exits with
+/// [`INTERRUPTED_STATUS`].
+pub fn finish_on_interrupt(outputs: &SharedOutputs) {
+    let outputs = Arc::clone(outputs);
+    let _ = ctrlc::set_handler(move || {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+        process::kill_all_engines();
+        let mut outputs = lock(&outputs);
+        eprintln!(
+            "\nlielow match: interrupted; every engine it started is stopped; {} games kept",
+            outputs.tally.games
+        );
+        if let Err(error) = outputs.finish() {
+            eprintln!("lielow match: {error}");
+        }
+        std::process::exit(INTERRUPTED_STATUS);
+    });
+}
