@@ -11,4 +11,5 @@ pub mod diagram;
 pub mod file_error;
 pub mod gui;
 pub mod matchplay;
+pub mod spsa;
 pub mod train;
