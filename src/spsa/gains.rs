@@ -118,7 +118,14 @@ mod tests {
         assert!((step - 0.008).abs() < 1e-12);
         // Larger at the start.
         assert!(schedule.c_k(&p, 0) > 5.0);
-        let moved = update(&[p.clone()], &schedule, &[100.0], &[-1.0], 49, 10);
+        let moved = update(
+            std::slice::from_ref(&p),
+            &schedule,
+            &[100.0],
+            &[-1.0],
+            49,
+            10,
+        );
         assert!((moved[0] - (100.0 - 0.08)).abs() < 1e-9);
         assert_eq!(
             update(&[p], &schedule, &[199.99], &[1.0], 0, 1000),
