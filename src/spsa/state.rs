@@ -244,8 +244,6 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), SpsaError> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     /// θ goes through the state file between iterations of a sharded or resumed run: it must
     /// read back to the same bits, or such a run drifts from a whole one (serde_json needs
     /// its `float_roundtrip` feature for that; 2.7314053797431326 read back one bit off).
