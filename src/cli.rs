@@ -68,6 +68,9 @@ enum Command {
     Train(crate::train::TrainArgs),
     /// Fit the hand-set evaluation's weights to datagen files (Texel tuning).
     Tune(crate::train::TuneArgs),
+    /// Tune numeric engine options by SPSA: game pairs of theta+c*delta against theta-c*delta
+    /// through the match runner, a state file after every iteration, shards for clusters.
+    Spsa(Box<crate::spsa::command::SpsaArgs>),
     /// Play and analyse in the browser: a local web server speaking UGI to the engines.
     Gui(crate::gui::GuiArgs),
     /// Prove the value of a position: win or loss in N moves for the side to move, with a line.
@@ -114,6 +117,8 @@ pub enum CliError {
     Train(TrainError),
     /// `lielow tune`.
     Tune(TrainError),
+    /// `lielow spsa`.
+    Spsa(crate::spsa::error::SpsaError),
 }
 
 impl CliError {
@@ -130,6 +135,7 @@ impl CliError {
             CliError::Datagen(_) => "datagen",
             CliError::Train(_) => "train",
             CliError::Tune(_) => "tune",
+            CliError::Spsa(_) => "spsa",
         }
     }
 
@@ -162,6 +168,7 @@ impl std::fmt::Display for CliError {
             }
             CliError::Datagen(error) => error.fmt(f),
             CliError::Train(error) | CliError::Tune(error) => error.fmt(f),
+            CliError::Spsa(error) => error.fmt(f),
         }
     }
 }
@@ -176,6 +183,7 @@ impl std::error::Error for CliError {
             CliError::Board(error) | CliError::Solve(error) | CliError::Analyse(error) => error,
             CliError::Datagen(error) => error,
             CliError::Train(error) | CliError::Tune(error) => error,
+            CliError::Spsa(error) => error,
         })
     }
 }
@@ -240,6 +248,7 @@ fn run_command(command: Command) -> Result<i32, CliError> {
         Command::Datagen(args) => crate::datagen::run(&args).map_err(CliError::Datagen)?,
         Command::Train(args) => crate::train::run(&args).map_err(CliError::Train)?,
         Command::Tune(args) => crate::train::tune(&args).map_err(CliError::Tune)?,
+        Command::Spsa(args) => crate::spsa::command::run(&args).map_err(CliError::Spsa)?,
         Command::Gui(args) => return Ok(crate::gui::run(&args)),
         Command::Bench {
             depth,

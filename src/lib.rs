@@ -12,4 +12,5 @@ pub mod file_error;
 pub mod files;
 pub mod gui;
 pub mod matchplay;
+pub mod spsa;
 pub mod train;

@@ -685,6 +685,51 @@ fn development_options_set_search_parameters_or_give_one_error() {
     assert!(!infos.is_empty() && best.len() == 5, "{infos:?} {best}");
 }
 
+/// protocol.md's development-options table is complete and right: every parameter of the
+/// search is a row with its default, range and SPSA step, and the engine takes each at both
+/// ends of its range and refuses one past it.
+#[test]
+fn every_search_parameter_is_documented_and_settable() {
+    use lielow_engine::search::params::{Access, Params, SPECS};
+    let manual = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md"))
+        .expect("protocol.md");
+    let mut engine = Engine::start();
+    let defaults = Params::default();
+    for spec in &SPECS {
+        let row_start = format!("| `{}` | {} | ", spec.name, spec.value(&defaults));
+        let row = manual
+            .lines()
+            .find(|line| line.starts_with(&row_start))
+            .unwrap_or_else(|| panic!("protocol.md has no row '{row_start}...'"));
+        let Access::Number { min, max, step, .. } = spec.access else {
+            assert!(
+                row.starts_with(&format!("{row_start}switch |  | ")),
+                "{row}"
+            );
+            continue;
+        };
+        assert!(
+            row.starts_with(&format!("{row_start}{min}..{max} | {step} | ")),
+            "{row}"
+        );
+        for value in [min, max] {
+            let line = format!("setoption name {} value {value}", spec.name);
+            assert!(engine.ask(&line).is_empty(), "{line}");
+        }
+        let past = format!("setoption name {} value {}", spec.name, max + 1);
+        let lines = engine.ask(&past);
+        assert!(lines.len() == 1 && is_error(&lines[0]), "{past}: {lines:?}");
+        let back = format!(
+            "setoption name {} value {}",
+            spec.name,
+            spec.value(&defaults)
+        );
+        assert!(engine.ask(&back).is_empty(), "{back}");
+    }
+    let (_, best) = engine.go("go depth 3");
+    assert_eq!(best.len(), 5);
+}
+
 #[test]
 fn go_ignores_unknown_words_with_one_warning_and_still_answers() {
     let mut engine = Engine::start();

@@ -2,7 +2,9 @@
 # End-to-end test of the Slurm path on this machine alone: starts munge, slurmctld and slurmd
 # (a one-node cluster in a temporary directory), submits a short match as an array of 4 shards
 # and its merge step (submit.sh), waits, checks the merged totals against the same match run
-# in one piece, runs the cluster SPRT driver (sprt.sh) to its verdict, and stops the daemons.
+# in one piece, runs the cluster SPRT driver (sprt.sh) to its verdict, runs two iterations of
+# the cluster SPSA driver (spsa.sh) and checks its state against one `lielow spsa` run of the
+# same flags, and stops the daemons.
 #
 #   scripts/cluster/one-node-test.sh
 #
@@ -104,4 +106,20 @@ cat "$work/sprt.txt"
 [ $status = 0 ] || { echo "one-node-test: sprt.sh ended with $status, not H1" >&2; exit 1; }
 grep -q "batch 1/3" "$work/sprt.txt" && ! grep -q "batch 2/3" "$work/sprt.txt" ||
     { echo "one-node-test: the SPRT should decide after the first batch" >&2; exit 1; }
+
+# The cluster SPSA driver: 2 iterations of 4 pairs cut into 3 shards (one with a single pair)
+# must leave the very state file that one local run of the same flags writes.
+printf 'LMRBase, 80, 0, 300, 20, 0.05\nNullMoveBase, 3, 1, 6, 1, 0.05\n' >"$work/spsa.params"
+spsa=(--params "$work/spsa.params" --engine "$lielow" option.Threads=1 --iterations 2 --pairs 4
+    --nodes 2000 --random-plies 4 --seed 11)
+"$lielow" spsa "${spsa[@]}" --state "$work/spsa-local.json" >/dev/null 2>&1
+SBATCH_ARGS="--cpus-per-task=1" "$here/spsa.sh" "$work/spsa/state.json" 3 "${spsa[@]}" \
+    >"$work/spsa.txt" || { echo "one-node-test: spsa.sh failed" >&2; cat "$work/spsa.txt" >&2; exit 1; }
+cat "$work/spsa.txt"
+[ "$(ls "$work/spsa/state.json.d/iteration-2"/shard-*.json | wc -l)" = 3 ] ||
+    { echo "one-node-test: spsa.sh did not play 3 shards" >&2; exit 1; }
+cmp "$work/spsa/state.json" "$work/spsa-local.json" ||
+    { echo "one-node-test: the sharded SPSA state differs from the local run's" >&2;
+      diff "$work/spsa/state.json" "$work/spsa-local.json" >&2 || true; exit 1; }
+echo "one-node-test: spsa.sh over 3 shards = one local run ($(($(date +%s) - started)) s so far)"
 echo "one-node-test: passed in $(($(date +%s) - started)) s"

@@ -25,9 +25,9 @@ use super::ugi_client::UgiEngine;
 use crate::files::{self, Output};
 
 /// No-reply timeout when the match is timed (added to the move's budget).
-const TIMED_TIMEOUT_MS: u64 = 5_000;
+pub const TIMED_TIMEOUT_MS: u64 = 5_000;
 /// No-reply timeout for `--depth`/`--nodes` matches (from `go`).
-const UNTIMED_TIMEOUT_MS: u64 = 60_000;
+pub const UNTIMED_TIMEOUT_MS: u64 = 60_000;
 /// The limit when none is given.
 const DEFAULT_MOVETIME_MS: u64 = 100;
 /// The most distinct random openings a match makes; a longer match cycles through them.

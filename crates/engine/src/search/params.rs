@@ -4,7 +4,24 @@
 //! the protocol (`setoption name <NAME> value <VALUE>`, see protocol.md), which `ugi` does not
 //! list, so that a measurement runs through `lielow match` and `scripts/sprt.sh` with
 //! `option.NAME=VALUE` instead of a program of its own. [`SPECS`] is that list: a name, a kind
-//! (switch or number with its range) and the field it sets.
+//! (switch or number with its range and tuning step) and the field it sets.
+//!
+//! Every number of the search a tuner could move is here, none is a constant in the code. A
+//! number that a formula uses as a fraction is kept in hundredths (`LMRBase` 80 is 0.80), so
+//! that the integer options of the protocol reach it and the default reproduces the float the
+//! formula had bit for bit (80 / 100 in `f32` is the nearest `f32` to 0.8, the literal's value).
+//!
+//! Each number's `step` is its SPSA perturbation at the end of a run (`c_end` in fishtest's
+//! terms), in the parameter's own units: roughly the change that moves strength by a few Elo,
+//! at least 1 (the engine only takes integers). `lielow spsa --list` prints them as a parameter
+//! file.
+//!
+//! Not parameters, and why: the split depths of `worker/splitting.rs` decide which nodes the
+//! threads share, so they change time to depth, not the tree one thread searches (a tuner plays
+//! games with one thread, where they do nothing); the move ordering's bands and `HISTORY_MAX`
+//! (`ordering.rs`) are orders of magnitude that keep the bands apart, not quantities; the
+//! aspiration window's doubling and the reduction's cap at `depth - 2` keep the search sound
+//! (every window eventually opens, every reduced search keeps a ply).
 
 use std::fmt;
 
@@ -38,27 +55,61 @@ pub struct Params {
     pub lmr: bool,
     /// History points worth one ply less (or more) of late-move reduction.
     pub lmr_history_divisor: i32,
+    /// The late-move reduction's constant term, in hundredths of a ply: the reduction is
+    /// `lmr_base / 100 + ln(depth) * ln(move number) / (lmr_divisor / 100)`.
+    pub lmr_base: i32,
+    /// The divisor of the late-move reduction's logarithmic term, in hundredths.
+    pub lmr_divisor: i32,
+    /// The shallowest depth at which late moves are reduced (at least 2: a reduced search
+    /// keeps one ply).
+    pub lmr_min_depth: i32,
+    /// The first move number (from 0) that may be reduced.
+    pub lmr_min_index: i32,
     /// Reverse futility pruning: far enough above beta near the leaves, the side to move keeps it.
     pub reverse_futility: bool,
     /// Reverse futility margin per ply of depth.
     pub reverse_futility_margin: i32,
+    /// The deepest node reverse futility pruning may cut.
+    pub reverse_futility_depth: i32,
     /// Futility pruning: skip quiet moves near the leaves when far below alpha.
     pub futility: bool,
     /// Futility margin per ply of depth.
     pub futility_margin: i32,
+    /// The deepest node whose quiet moves futility pruning may skip.
+    pub futility_depth: i32,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
     /// The first half-width of an aspiration window.
     pub aspiration_window: i32,
+    /// The first iteration searched in an aspiration window (shallower ones: the full window).
+    pub aspiration_min_depth: i32,
+    /// A window that has widened past this half-width is opened fully.
+    pub aspiration_limit: i32,
     /// Null-move pruning: when passing still fails high at a reduced depth, so does the node.
     pub null_move: bool,
     /// The fewest stacks the side to move must have for null-move pruning (below, zugzwang
     /// gets likelier).
     pub null_move_min_stacks: i32,
+    /// The null move's reduction: `null_move_base + depth / null_move_divisor` plies.
+    pub null_move_base: i32,
+    /// The depth per extra ply of null-move reduction.
+    pub null_move_divisor: i32,
+    /// The shallowest node that tries a null move.
+    pub null_move_min_depth: i32,
     /// Late move pruning: near the leaves, skip the quiet moves ordered after the first few.
     pub late_move_pruning: bool,
+    /// The deepest node late move pruning acts at.
+    pub late_move_depth: i32,
+    /// Late move pruning searches `late_move_base + late_move_factor * depth^2` moves.
+    pub late_move_base: i32,
+    /// See `late_move_base`.
+    pub late_move_factor: i32,
     /// Internal iterative reduction: one ply less where the table has no move.
     pub iir: bool,
+    /// The shallowest node internal iterative reduction reduces (at least 2: it keeps a ply).
+    pub iir_min_depth: i32,
+    /// A cut-off's history bonus in hundredths of depth^2 (the tried quiet moves lose as much).
+    pub history_bonus: i32,
 }
 
 impl Default for Params {
@@ -76,16 +127,32 @@ impl Default for Params {
             danger_extension: true,
             lmr: true,
             lmr_history_divisor: 6000,
+            lmr_base: 80,
+            lmr_divisor: 200,
+            lmr_min_depth: 3,
+            lmr_min_index: 2,
             reverse_futility: true,
             reverse_futility_margin: 90,
+            reverse_futility_depth: 4,
             futility: false,
             futility_margin: 120,
+            futility_depth: 2,
             aspiration: true,
             aspiration_window: 30,
+            aspiration_min_depth: 5,
+            aspiration_limit: 500,
             null_move: true,
             null_move_min_stacks: 4,
+            null_move_base: 3,
+            null_move_divisor: 4,
+            null_move_min_depth: 3,
             late_move_pruning: true,
+            late_move_depth: 3,
+            late_move_base: 4,
+            late_move_factor: 2,
             iir: true,
+            iir_min_depth: 4,
+            history_bonus: 100,
         }
     }
 }
@@ -103,6 +170,8 @@ pub enum Access {
         min: i32,
         /// The largest value accepted.
         max: i32,
+        /// The SPSA perturbation at the end of a run (`c_end`), in the parameter's units.
+        step: i32,
     },
 }
 
@@ -130,7 +199,7 @@ macro_rules! switch {
 }
 
 macro_rules! number {
-    ($name:literal, $field:ident, $min:expr, $max:expr) => {
+    ($name:literal, $field:ident, $min:expr, $max:expr, $step:expr) => {
         ParamSpec {
             name: $name,
             access: Access::Number {
@@ -142,35 +211,52 @@ macro_rules! number {
                 },
                 min: $min,
                 max: $max,
+                step: $step,
             },
         }
     };
 }
 
-/// Every parameter, by option name.
-pub const SPECS: [ParamSpec; 22] = [
+/// Every parameter, by option name: numbers with their range and SPSA step.
+pub const SPECS: [ParamSpec; 38] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
-    number!("EvasionPlies", evasion_plies, 0, 16),
-    number!("QSearchFullPlies", qsearch_full_plies, 0, 128),
-    number!("QSearchFullPlies9", qsearch_full_plies_9, 0, 128),
+    number!("EvasionPlies", evasion_plies, 0, 16, 1),
+    number!("QSearchFullPlies", qsearch_full_plies, 0, 128, 1),
+    number!("QSearchFullPlies9", qsearch_full_plies_9, 0, 128, 1),
     switch!("DeltaPruning", delta_pruning),
-    number!("DeltaMargin", delta_margin, 0, 1000),
-    number!("ExchangeThreshold", exchange_threshold, -32000, 1000),
+    number!("DeltaMargin", delta_margin, 0, 1000, 10),
+    number!("ExchangeThreshold", exchange_threshold, -32000, 1000, 10),
     switch!("DangerExtension", danger_extension),
     switch!("LMR", lmr),
-    number!("LMRHistoryDivisor", lmr_history_divisor, 100, 100_000),
+    number!("LMRHistoryDivisor", lmr_history_divisor, 100, 100_000, 500),
+    number!("LMRBase", lmr_base, -200, 400, 10),
+    number!("LMRDivisor", lmr_divisor, 50, 1000, 15),
+    number!("LMRMinDepth", lmr_min_depth, 2, 64, 1),
+    number!("LMRMinIndex", lmr_min_index, 1, 64, 1),
     switch!("ReverseFutility", reverse_futility),
-    number!("ReverseFutilityMargin", reverse_futility_margin, 0, 1000),
+    number!("ReverseFutilityMargin", reverse_futility_margin, 0, 1000, 8),
+    number!("ReverseFutilityDepth", reverse_futility_depth, 0, 64, 1),
     switch!("Futility", futility),
-    number!("FutilityMargin", futility_margin, 0, 1000),
+    number!("FutilityMargin", futility_margin, 0, 1000, 10),
+    number!("FutilityDepth", futility_depth, 0, 64, 1),
     switch!("Aspiration", aspiration),
-    number!("AspirationWindow", aspiration_window, 1, 1000),
+    number!("AspirationWindow", aspiration_window, 1, 1000, 4),
+    number!("AspirationMinDepth", aspiration_min_depth, 1, 64, 1),
+    number!("AspirationLimit", aspiration_limit, 1, 32000, 50),
     switch!("NullMove", null_move),
-    number!("NullMoveMinStacks", null_move_min_stacks, 0, 81),
+    number!("NullMoveMinStacks", null_move_min_stacks, 0, 81, 1),
+    number!("NullMoveBase", null_move_base, 0, 64, 1),
+    number!("NullMoveDivisor", null_move_divisor, 1, 64, 1),
+    number!("NullMoveMinDepth", null_move_min_depth, 1, 64, 1),
     switch!("LateMovePruning", late_move_pruning),
+    number!("LateMoveDepth", late_move_depth, 0, 64, 1),
+    number!("LateMoveBase", late_move_base, 0, 256, 1),
+    number!("LateMoveFactor", late_move_factor, 0, 64, 1),
     switch!("IIR", iir),
+    number!("IIRMinDepth", iir_min_depth, 2, 64, 1),
+    number!("HistoryBonus", history_bonus, 0, 1000, 10),
 ];
 
 /// Why a value was refused for a parameter (and, in `ugi`, for any option): the one owner of
@@ -292,7 +378,9 @@ impl ParamSpec {
     pub fn parse(&self, text: &str) -> Result<ParamSetting, ParamError> {
         let value = match self.access {
             Access::Switch(field) => ParamValue::Switch(field, parse_switch(text)?),
-            Access::Number { field, min, max } => {
+            Access::Number {
+                field, min, max, ..
+            } => {
                 let value = text
                     .parse::<i32>()
                     .ok()
@@ -344,7 +432,9 @@ mod tests {
             let mut params = defaults;
             let other = match spec.access {
                 Access::Switch(field) => (!*field(&mut params.clone())).to_string(),
-                Access::Number { field, min, max } => {
+                Access::Number {
+                    field, min, max, ..
+                } => {
                     let value = *field(&mut params.clone());
                     if value == max { min } else { value + 1 }.to_string()
                 }
@@ -353,6 +443,24 @@ mod tests {
             assert_eq!(setting.name(), spec.name);
             setting.apply(&mut params);
             assert_ne!(params, defaults, "{}", spec.name);
+        }
+    }
+
+    #[test]
+    fn every_number_has_a_tuning_step_inside_its_range() {
+        let defaults = Params::default();
+        for spec in &SPECS {
+            if let Access::Number {
+                field,
+                min,
+                max,
+                step,
+            } = spec.access
+            {
+                let value = *field(&mut defaults.clone());
+                assert!((min..=max).contains(&value), "{}", spec.name);
+                assert!(step >= 1 && step <= (max - min) / 2, "{}", spec.name);
+            }
         }
     }
 

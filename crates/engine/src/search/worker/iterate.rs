@@ -13,9 +13,6 @@ use lielow_rules::movegen::Kind;
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 
-/// An aspiration window wider than this is opened fully.
-const ASPIRATION_LIMIT: i32 = 500;
-
 impl Worker<'_> {
     /// Iterative deepening from `position` up to `max_depth`: the main thread's loop (helpers
     /// only search the moves it shares).
@@ -142,12 +139,14 @@ impl Worker<'_> {
     /// Searches the root to `depth` in a window around the previous score, widening on failure.
     fn aspiration(&mut self, position: &Position, depth: i32, previous: i32) -> i32 {
         let mut delta = self.params.aspiration_window;
-        let (mut alpha, mut beta) =
-            if self.params.aspiration && depth >= 5 && previous.abs() < Score::MATE_BOUND {
-                (previous - delta, previous + delta)
-            } else {
-                (-Score::INFINITE, Score::INFINITE)
-            };
+        let (mut alpha, mut beta) = if self.params.aspiration
+            && depth >= self.params.aspiration_min_depth
+            && previous.abs() < Score::MATE_BOUND
+        {
+            (previous - delta, previous + delta)
+        } else {
+            (-Score::INFINITE, Score::INFINITE)
+        };
         loop {
             let score = self.negamax(position, Node::root(depth, alpha, beta));
             if self.unwinding() {
@@ -161,7 +160,7 @@ impl Worker<'_> {
                 return score;
             }
             delta *= 2;
-            if delta > ASPIRATION_LIMIT {
+            if delta > self.params.aspiration_limit {
                 alpha = -Score::INFINITE;
                 beta = Score::INFINITE;
             }

@@ -7,6 +7,7 @@ use arrayvec::ArrayVec;
 use super::{in_danger, Outcome, Worker};
 use crate::score::Score;
 use crate::search::node::Node;
+use crate::search::params::Params;
 use lielow_rules::board::Side;
 use lielow_rules::movegen::Kind;
 use lielow_rules::moves::Move;
@@ -17,16 +18,23 @@ const INF: i32 = Score::INFINITE;
 /// How many quiet moves a node remembers having tried (to take history from them on a cut-off).
 const QUIETS_REMEMBERED: usize = 64;
 
-/// Late-move reduction in plies for a quiet move, by depth and move number.
-fn reduction(depth: i32, moves_searched: usize) -> i32 {
-    let r = 0.8 + (depth as f32).ln() * (moves_searched as f32).ln() / 2.0;
+/// Late-move reduction in plies for a quiet move, by depth and move number: `base / 100 +
+/// ln(depth) * ln(move number) / (divisor / 100)` (`LMRBase`, `LMRDivisor`). The hundredths
+/// are divided in `f32`, so the defaults 80 and 200 give exactly the 0.8 and 2.0 the formula
+/// was written with.
+#[inline]
+fn reduction(params: &Params, depth: i32, moves_searched: usize) -> i32 {
+    let base = params.lmr_base as f32 / 100.0;
+    let divisor = params.lmr_divisor as f32 / 100.0;
+    let r = base + (depth as f32).ln() * (moves_searched as f32).ln() / divisor;
     r as i32
 }
 
-/// How many moves are searched at `depth` (1 to 3) before late move pruning skips quiet ones.
+/// How many moves are searched at `depth` before late move pruning skips quiet ones
+/// (`LateMoveBase + LateMoveFactor * depth^2`).
 #[inline]
-fn late_move_count(depth: i32) -> usize {
-    (4 + 2 * depth * depth) as usize
+fn late_move_count(params: &Params, depth: i32) -> usize {
+    (params.late_move_base + params.late_move_factor * depth * depth).max(0) as usize
 }
 
 impl Worker<'_> {
@@ -68,7 +76,7 @@ impl Worker<'_> {
         }
         // Internal iterative reduction: with no table move the ordering is a guess, and a
         // shallower search both costs less and leaves a move for the next visit.
-        if self.params.iir && node.depth >= 4 && tt_move.is_none() {
+        if self.params.iir && node.depth >= self.params.iir_min_depth && tt_move.is_none() {
             node.depth -= 1;
         }
         let depth = node.depth;
@@ -77,7 +85,7 @@ impl Worker<'_> {
         if self.params.reverse_futility
             && !node.is_pv()
             && !in_danger
-            && depth <= 4
+            && depth <= self.params.reverse_futility_depth
             && node.beta.abs() < Score::MATE_BOUND
             && static_eval - self.params.reverse_futility_margin * depth >= node.beta
         {
@@ -111,14 +119,14 @@ impl Worker<'_> {
             let prunable = !node.is_pv() && !in_danger && quiet && best_score > -Score::MATE_BOUND;
             if prunable
                 && self.params.late_move_pruning
-                && depth <= 3
-                && index >= late_move_count(depth)
+                && depth <= self.params.late_move_depth
+                && index >= late_move_count(&self.params, depth)
             {
                 continue;
             }
             if prunable
                 && self.params.futility
-                && depth <= 2
+                && depth <= self.params.futility_depth
                 && index > 0
                 && static_eval + self.params.futility_margin * depth <= node.alpha
             {
@@ -187,7 +195,7 @@ impl Worker<'_> {
         let tried = self.params.null_move
             && !node.is_pv()
             && !in_danger
-            && node.depth >= 3
+            && node.depth >= self.params.null_move_min_depth
             && ply > 0
             && !self.null_plies[ply - 1]
             && node.beta.abs() < Score::MATE_BOUND
@@ -197,7 +205,7 @@ impl Worker<'_> {
         if !tried {
             return None;
         }
-        let r = 3 + node.depth / 4;
+        let r = self.params.null_move_base + node.depth / self.params.null_move_divisor;
         self.null_plies[ply] = true;
         let child = self.pass(position, node.ply);
         let score = -self.negamax(&child, node.scout_child(r, node.beta - 1));
@@ -212,8 +220,8 @@ impl Worker<'_> {
         })
     }
 
-    /// The late-move reduction of the `index`-th move of a node: quiet moves after the first
-    /// two, fewer plies at PV nodes and for moves with a good history, more with a bad one.
+    /// The late-move reduction of the `index`-th move of a node: quiet moves from the
+    /// `LMRMinIndex`-th (2) on, at depth `LMRMinDepth` (3) or more, fewer plies at PV nodes and for moves with a good history, more with a bad one.
     #[inline]
     pub(super) fn late_move_reduction(
         &self,
@@ -224,8 +232,8 @@ impl Worker<'_> {
         in_danger: bool,
     ) -> i32 {
         if !self.params.lmr
-            || node.depth < 3
-            || index < 2
+            || node.depth < self.params.lmr_min_depth
+            || index < self.params.lmr_min_index as usize
             || mv.is_capture()
             || in_danger
             || self.ordering.is_killer(node.ply, mv)
@@ -233,7 +241,7 @@ impl Worker<'_> {
             return 0;
         }
         let history = self.ordering.history(position.side_to_move(), mv);
-        let r = reduction(node.depth, index)
+        let r = reduction(&self.params, node.depth, index)
             - i32::from(node.is_pv())
             - history / self.params.lmr_history_divisor;
         r.clamp(0, node.depth - 2)
@@ -273,7 +281,8 @@ impl Worker<'_> {
         if mv.is_capture() {
             return;
         }
-        let bonus = depth * depth;
+        // Hundredths of depth^2: the default 100 is depth^2 itself.
+        let bonus = depth * depth * self.params.history_bonus / 100;
         self.ordering.add_killer(ply, mv);
         self.ordering.update_history(us, mv, bonus);
         for &quiet in tried {

@@ -13,8 +13,14 @@
 //!
 //! Only the main thread opens split points, at most one per ply, in storage allocated with the
 //! threads (`Searcher::set_threads`), so a search allocates nothing for them; helpers never
-//! split. Shared nodes are never pruned: late move pruning and futility pruning act at non-PV
-//! nodes of depth 3 or less.
+//! split. With the default parameters shared nodes are never pruned: late move pruning and
+//! futility pruning act at non-PV nodes of depth `LateMoveDepth` (3) or `FutilityDepth` (2) or
+//! less. A tuner that raises those only makes a shared node search the moves it would have
+//! pruned: the split point hands out every remaining move with its reduction.
+//!
+//! The two split depths are constants, not development options: they decide which nodes the
+//! threads share, so they change the time to depth, not the tree; tuning games run one thread,
+//! where they do nothing. They were chosen by time to depth (below), the measure of speed.
 
 use super::Worker;
 use crate::search::node::{Node, Unwind};
@@ -25,7 +31,7 @@ use lielow_rules::position::Position;
 /// The shallowest PV node the main thread shares (depth 3 measured faster than 2, 4 and 5).
 const SPLIT_MIN_DEPTH: i32 = 3;
 /// The shallowest other node the main thread shares: late move pruning and futility pruning
-/// act at depths up to 3, so a shared node never prunes and its moves need only their
+/// act at depths up to 3 by default, so a shared node never prunes and its moves need only their
 /// reduction. (Sharing only PV nodes measured slower.)
 const SPLIT_MIN_DEPTH_NON_PV: i32 = 4;
 

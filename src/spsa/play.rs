@@ -1,0 +1,191 @@
+//! One iteration's games: θ+c_kΔ against θ−c_kΔ over the iteration's game pairs (or one
+//! shard's share of them), played by the match runner.
+//!
+//! Everything but the games' own timing comes from (seed, iteration, pair): the signs Δ, the
+//! openings (random openings of the iteration's seed, pair j playing the j-th) and the built-in
+//! seeds the runner derives from the pair's number. With a fixed `--nodes` and one thread the
+//! games themselves are deterministic too (each game starts with `uginewgame`, which clears the
+//! engine's tables), so a resumed or sharded run plays exactly the games of a whole one.
+
+use std::time::Duration;
+
+use super::error::SpsaError;
+use super::gains;
+use super::state::{Partial, Setup, State, PARTIAL_FORMAT};
+use crate::matchplay::command::{
+    group_engine_words, parse_engine, TIMED_TIMEOUT_MS, UNTIMED_TIMEOUT_MS,
+};
+use crate::matchplay::command_error::MatchError;
+use crate::matchplay::engine_spec::{EngineKind, EngineSpec};
+use crate::matchplay::openings;
+use crate::matchplay::player::Timeouts;
+use crate::matchplay::runner::{self, MatchConfig, MoveLimits, Shard};
+use crate::matchplay::time_control::TimeControl;
+use crate::matchplay::ugi_client::UgiEngine;
+use lielow_rules::board::BoardSize;
+
+/// The tuned engine with its fixed options, as the setup's words give it.
+pub fn base_engine(setup: &Setup) -> Result<EngineSpec, SpsaError> {
+    let groups = group_engine_words(&setup.engine)?;
+    let [words] = groups.as_slice() else {
+        return Err(SpsaError::Flag(
+            "--engine: give exactly one engine, the one tuned",
+        ));
+    };
+    let spec = parse_engine(words)?;
+    if matches!(spec.kind, EngineKind::Builtin(_)) {
+        return Err(SpsaError::BuiltinEngine);
+    }
+    Ok(spec)
+}
+
+/// The move limits of the setup (a movetime of 100 ms when none is given, as in matches).
+pub fn limits(setup: &Setup) -> Result<MoveLimits, SpsaError> {
+    let clock = setup
+        .tc
+        .as_deref()
+        .map(|text| {
+            text.parse::<TimeControl>().map_err(|error| MatchError::Tc {
+                text: text.to_owned(),
+                error,
+            })
+        })
+        .transpose()?;
+    if clock.is_some() && setup.movetime.is_some() {
+        return Err(MatchError::TcAndMovetime.into());
+    }
+    let mut limits = MoveLimits {
+        clock,
+        movetime: setup.movetime,
+        depth: setup.depth,
+        nodes: setup.nodes,
+    };
+    if limits == MoveLimits::default() {
+        limits.movetime = Some(100);
+    }
+    Ok(limits)
+}
+
+fn timeout(setup: &Setup, limits: &MoveLimits) -> Duration {
+    let default = if limits.is_timed() {
+        TIMED_TIMEOUT_MS
+    } else {
+        UNTIMED_TIMEOUT_MS
+    };
+    Duration::from_millis(setup.timeout_ms.unwrap_or(default))
+}
+
+/// The engine with θ moved by `sign * c_k * Δ`, every value rounded into its range.
+fn perturbed(base: &EngineSpec, state: &State, signs: &[f64], sign: f64, name: &str) -> EngineSpec {
+    let setup = &state.setup;
+    let mut spec = base.clone();
+    spec.name = name.to_owned();
+    for ((param, &theta), &delta) in setup.params.iter().zip(&state.theta).zip(signs) {
+        let offset = sign * delta * setup.schedule.c_k(param, state.iteration);
+        let value = gains::sent_value(param, theta, offset);
+        spec.options.push((param.name.clone(), value.to_string()));
+    }
+    spec
+}
+
+/// Starts the engine once with every tuned option at the ends of its range, so that a wrong
+/// command or an option the engine refuses stops the run before it plays (a refused option
+/// would make every game the same and θ drift on noise).
+pub fn check_engine(setup: &Setup) -> Result<(), SpsaError> {
+    let base = base_engine(setup)?;
+    let EngineKind::Command(argv) = &base.kind else {
+        return Err(SpsaError::BuiltinEngine);
+    };
+    let limits = limits(setup)?;
+    for end in [0, 1] {
+        let mut options = base.options.clone();
+        for param in &setup.params {
+            let value = if end == 0 { param.min } else { param.max };
+            options.push((param.name.clone(), (value.round() as i64).to_string()));
+        }
+        let timeouts = Timeouts {
+            handshake: timeout(setup, &limits),
+        };
+        let mut engine = UgiEngine::new(argv.clone(), options, timeouts);
+        engine
+            .ensure_started()
+            .map_err(|failure| MatchError::EngineStart {
+                name: base.name.clone(),
+                detail: failure.detail,
+            })?;
+        let refused = engine
+            .handshake_notes
+            .iter()
+            .find(|note| note.contains("error"))
+            .cloned();
+        engine.shut_down();
+        if let Some(note) = refused {
+            return Err(SpsaError::EngineRefused(note));
+        }
+    }
+    Ok(())
+}
+
+/// Plays `shard`'s share of the state's next iteration with `concurrency` games at once.
+pub fn play_iteration(
+    state: &State,
+    shard: Shard,
+    concurrency: usize,
+) -> Result<Partial, SpsaError> {
+    let setup = &state.setup;
+    let k = state.iteration;
+    let base = base_engine(setup)?;
+    let signs = gains::signs(setup.seed, k, setup.params.len());
+    let limits = limits(setup)?;
+    let size = BoardSize::from_n(setup.size).ok_or(MatchError::Size)?;
+    let pairs = setup.pairs as usize;
+    let opening_seed = gains::iteration_seed(setup.seed, k, 2);
+    let openings = openings::random_openings(size, setup.random_plies, pairs, opening_seed)
+        .map_err(|error| MatchError::RandomPlies {
+            plies: setup.random_plies,
+            error,
+        })?;
+    let config = MatchConfig {
+        engines: vec![
+            perturbed(&base, state, &signs, 1.0, "plus"),
+            perturbed(&base, state, &signs, -1.0, "minus"),
+        ],
+        games: 2 * pairs,
+        concurrency,
+        limits,
+        latency: Duration::from_millis(setup.latency_ms),
+        timeout: timeout(setup, &limits),
+        openings,
+        gauntlet: false,
+        sprt: None,
+        seed: gains::iteration_seed(setup.seed, k, 3),
+        shard,
+    };
+    let (mut plus_wins, mut minus_wins) = (0, 0);
+    runner::run(&config, |pair| {
+        for game in &pair.games {
+            if let Some(detail) = &game.detail {
+                let loser = &config.engines[game.loser_engine()].name;
+                eprintln!(
+                    "lielow spsa: {loser} lost by {}: {detail}",
+                    game.record.reason
+                );
+            }
+            if game.winner_engine() == 0 {
+                plus_wins += 1;
+            } else {
+                minus_wins += 1;
+            }
+        }
+        true
+    });
+    Ok(Partial {
+        format: PARTIAL_FORMAT.to_owned(),
+        fingerprint: setup.fingerprint(),
+        iteration: k,
+        theta: state.theta.clone(),
+        shard,
+        plus_wins,
+        minus_wins,
+    })
+}
