@@ -62,11 +62,6 @@ impl Sessions {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// How many pages are open.
-    pub fn count(&self) -> usize {
-        self.lock().len()
-    }
-
     /// Opens a session: its event stream, which ends the session when dropped.
     pub fn open(
         self: &Arc<Self>,
