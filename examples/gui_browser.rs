@@ -2,9 +2,12 @@
 //! through WebDriver loads the page, plays the first moves by clicking stacks and squares, waits
 //! for the engine's replies and its evaluation, switches to 9x9, loads an LFEN, and saves a
 //! screenshot after each step. It also measures the time from the click to the engine's move
-//! (at 100 ms per move) and the server's memory with one and with four open pages.
+//! (at 100 ms per move), that time again after the player has thought THINK seconds (default
+//! 10: longer than any idle limit a server might wrongly have), and once more while 1,000 idle
+//! connections are held open to the server, and the server's memory with one and with four
+//! open pages.
 //!
-//!     cargo run --release --example gui_browser -- [OUT_DIR]
+//!     cargo run --release --example gui_browser -- [OUT_DIR] [THINK]
 //!
 //! Run by `.ci/run` (which installs `chromium` and `chromium-driver` when missing). Exits
 //! non-zero, with the reason, when a step fails.
@@ -263,13 +266,53 @@ fn run() -> Result<(), String> {
         port: driver_port,
         session,
     };
-    let result = steps(&browser, &address, &out, gui_pid);
+    let think = std::env::args()
+        .nth(2)
+        .map_or(Ok(10), |text| text.parse::<u64>())
+        .map_err(|e| format!("THINK must be whole seconds: {e}"))?;
+    let result = steps(
+        &browser,
+        &address,
+        &out,
+        gui_pid,
+        Duration::from_secs(think),
+    );
     let _ = browser.call("DELETE", "", None);
     result
 }
 
-fn steps(browser: &Browser, address: &str, out: &Path, gui_pid: u32) -> Result<(), String> {
+/// Plays the page's first legal move that is not a bear-off (by clicking the stack, then the
+/// square) and returns how long the engine's reply took to show.
+fn play_a_move(browser: &Browser, long: Duration) -> Result<Duration, String> {
+    let legal =
+        browser.script("return view.legal.filter((m) => !m.endsWith('-off'))[0] || null")?;
+    let legal = legal.as_str().ok_or("no move to play")?.to_owned();
+    let (from, to) = (&legal[..2], &legal[3..]);
+    let rows = browser.script("return document.querySelectorAll('#moves tr').length")?;
+    let rows = rows.as_u64().ok_or("no move list")? + 2;
+    browser.click(&format!("#board g.stack[data-square='{from}']"))?;
+    browser.wait_for(
+        "the legal targets",
+        "return document.querySelectorAll('#board .target').length > 0",
+        long,
+    )?;
+    browser.click(&format!("#board rect.square[data-square='{to}']"))?;
+    browser.wait_for(
+        "the engine's reply",
+        &format!("return document.querySelectorAll('#moves tr').length === {rows}"),
+        long,
+    )
+}
+
+fn steps(
+    browser: &Browser,
+    address: &str,
+    out: &Path,
+    gui_pid: u32,
+    think: Duration,
+) -> Result<(), String> {
     browser.call("POST", "/url", Some(json!({"url": address})))?;
+    let first_window = browser.call("GET", "/window", None)?;
     let long = Duration::from_secs(20);
     browser.wait_for(
         "the board",
@@ -340,6 +383,7 @@ fn steps(browser: &Browser, address: &str, out: &Path, gui_pid: u32) -> Result<(
         millis[1]
     );
     let one_tab = (rss_kib(gui_pid), children_rss_kib(gui_pid));
+
     // 9x9.
     browser.script(
         "const e = document.getElementById('size'); e.value = '9'; document.getElementById('new-game').click(); return true",
@@ -382,5 +426,43 @@ fn steps(browser: &Browser, address: &str, out: &Path, gui_pid: u32) -> Result<(
         "server memory: {} KiB with one page, {} KiB with four; its engines: {} KiB and {} KiB",
         one_tab.0, four_tabs.0, one_tab.1, four_tabs.1
     );
+    // Back to the first page, a new 8x8 game.
+    browser.call("POST", "/window", Some(json!({"handle": first_window})))?;
+    browser.script(
+        "const e = document.getElementById('size'); e.value = '8'; document.getElementById('new-game').click(); return true",
+    )?;
+    browser.wait_for(
+        "a new 8x8 game",
+        "return document.querySelectorAll('#moves tr').length === 0 && document.querySelectorAll('#board rect.square').length === 64",
+        long,
+    )?;
+    // A player who thinks: the page must still get the engine's reply at once.
+    std::thread::sleep(think);
+    let after_thinking = play_a_move(browser, long)?;
+    println!(
+        "click to engine move after {} s of thought: {} ms",
+        think.as_secs(),
+        after_thinking.as_millis()
+    );
+    // 1,000 idle connections to the server (loopback only) while the page plays on.
+    let port = address
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse::<u16>().ok())
+        .ok_or("no port in the address")?;
+    let flood: Vec<TcpStream> = (0..1000)
+        .map(|_| TcpStream::connect(("127.0.0.1", port)))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("flood: {e}"))?;
+    let during_flood = play_a_move(browser, long)?;
+    println!(
+        "click to engine move with {} idle connections open: {} ms (server {} KiB)",
+        flood.len(),
+        during_flood.as_millis(),
+        rss_kib(gui_pid)
+    );
+    drop(flood);
+    browser.screenshot(&out.join("3c-after-flood.png"))?;
     Ok(())
 }

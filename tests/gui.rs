@@ -1,140 +1,16 @@
-//! `lielow gui`'s server through HTTP: the checks every request passes, the JSON API, and the
-//! engines behind it (the real one, and broken ones from tests/engines/).
+//! `lielow gui`'s server through HTTP: the checks every request passes, the JSON API, the
+//! pages' sessions and the engines behind them (the real one, and broken ones from
+//! tests/engines/).
 
+mod gui_support;
 mod support;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
+use gui_support::*;
 use serde_json::{json, Value};
-use support::lielow_command;
-
-const BROKEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/broken.sh");
-const START: &str = "8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b";
-
-/// A running `lielow gui`, killed when dropped.
-struct Gui {
-    child: Child,
-    port: u16,
-}
-
-impl Gui {
-    fn start(engines: &[&str]) -> Gui {
-        let mut args = vec!["gui", "--port", "0"];
-        for engine in engines {
-            args.extend(["--engine", engine]);
-        }
-        let mut child = lielow_command()
-            .args(&args)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start lielow gui");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .trim_end_matches('/')
-            .rsplit(':')
-            .next()
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("first line {line:?}"));
-        Gui { child, port }
-    }
-
-    /// (status, JSON body) of a request with these headers.
-    fn request(
-        &self,
-        method: &str,
-        path: &str,
-        body: &str,
-        headers: &[(&str, &str)],
-    ) -> (u16, String) {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nContent-Length: {}\r\nConnection: close\r\n",
-            body.len()
-        );
-        let has_host = headers.iter().any(|(name, _)| *name == "Host");
-        if !has_host {
-            head += &format!("Host: 127.0.0.1:{}\r\n", self.port);
-        }
-        for (name, value) in headers {
-            head += &format!("{name}: {value}\r\n");
-        }
-        head += "\r\n";
-        stream.write_all(head.as_bytes()).unwrap();
-        let _ = stream.write_all(body.as_bytes());
-        let mut reader = BufReader::new(stream);
-        let mut status_line = String::new();
-        reader.read_line(&mut status_line).unwrap();
-        let status = status_line
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .parse()
-            .unwrap();
-        let mut length = 0;
-        loop {
-            let mut line = String::new();
-            reader.read_line(&mut line).unwrap();
-            if line.trim().is_empty() {
-                break;
-            }
-            if let Some((name, value)) = line.split_once(':') {
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = value.trim().parse().unwrap();
-                }
-            }
-        }
-        let mut text = vec![0; length];
-        reader.read_exact(&mut text).unwrap();
-        (status, String::from_utf8(text).unwrap())
-    }
-
-    fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        let (status, text) = self.request("POST", path, &body.to_string(), &[]);
-        (status, serde_json::from_str(&text).unwrap())
-    }
-
-    /// The events of `session` until one satisfies `done` (or 20 s pass).
-    fn events_until(&self, session: &str, done: impl Fn(&Value) -> bool) -> Vec<Value> {
-        let started = Instant::now();
-        let mut after = 0;
-        let mut seen = Vec::new();
-        while started.elapsed() < Duration::from_secs(20) {
-            let (status, text) = self.request(
-                "GET",
-                &format!("/api/events?session={session}&after={after}"),
-                "",
-                &[],
-            );
-            assert_eq!(status, 200, "{text}");
-            let answer: Value = serde_json::from_str(&text).unwrap();
-            for item in answer["events"].as_array().unwrap() {
-                after = item["n"].as_u64().unwrap();
-                seen.push(item["event"].clone());
-                if done(&item["event"]) {
-                    return seen;
-                }
-            }
-        }
-        panic!("no awaited event in {seen:?}");
-    }
-}
-
-impl Drop for Gui {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[test]
 fn the_page_and_the_api_refuse_other_sites_and_bad_input() {
@@ -192,15 +68,21 @@ fn the_page_and_the_api_refuse_other_sites_and_bad_input() {
             "{answer}"
         );
     }
+    // A session is opened only by a page's event stream, never by naming one.
     let (status, answer) = gui.post(
         "/api/go",
-        json!({"session": "x", "start": START, "limits": {"movetime": 10}}),
+        json!({"session": "abcdefgh01", "engine": 0, "start": START, "limits": {"movetime": 10}}),
     );
-    assert_eq!(status, 400, "{answer}");
-    let session = "abcdefgh01";
+    assert_eq!(status, 404, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("no session"),
+        "{answer}"
+    );
+    let page = gui.open_page();
+    let session = page.session.as_str();
     let (status, answer) = gui.post(
         "/api/go",
-        json!({"session": session, "start": START, "limits": {}}),
+        json!({"session": session, "engine": 0, "start": START, "limits": {}}),
     );
     assert_eq!(status, 400);
     assert!(
@@ -219,7 +101,7 @@ fn the_page_and_the_api_refuse_other_sites_and_bad_input() {
     ] {
         let (status, answer) = gui.post(
             "/api/go",
-            json!({"session": session, "start": START, "limits": limits}),
+            json!({"session": session, "engine": 0, "start": START, "limits": limits}),
         );
         assert_eq!(status, 400, "{limits}: {answer}");
     }
@@ -248,14 +130,15 @@ fn the_page_and_the_api_refuse_other_sites_and_bad_input() {
 #[test]
 fn a_search_streams_its_lines_and_a_legal_bestmove() {
     let gui = Gui::start(&[]);
-    let session = "realengine01";
+    let mut page = gui.open_page();
+    let session = page.session.clone();
     let (status, _) = gui.post(
         "/api/go",
         json!({"session": session, "engine": 0, "start": START, "moves": ["g2-f3"],
                "limits": {"movetime": 100}, "multipv": 2, "search": 7}),
     );
     assert_eq!(status, 200);
-    let events = gui.events_until(session, |e| e["type"] == "bestmove");
+    let events = page.events_until(|e| e["type"] == "bestmove");
     let infos: Vec<&Value> = events.iter().filter(|e| e["type"] == "info").collect();
     assert!(infos.iter().any(|e| e["multipv"] == 2), "{events:?}");
     assert!(infos.iter().all(|e| e["search"] == 7));
@@ -268,12 +151,12 @@ fn a_search_streams_its_lines_and_a_legal_bestmove() {
     // Analysis runs until stopped.
     let (status, _) = gui.post(
         "/api/go",
-        json!({"session": session, "start": START, "limits": {"infinite": true}, "search": 8}),
+        json!({"session": session, "engine": 0, "start": START, "limits": {"infinite": true}, "search": 8}),
     );
     assert_eq!(status, 200);
-    gui.events_until(session, |e| e["type"] == "info" && e["search"] == 8);
+    page.events_until(|e| e["type"] == "info" && e["search"] == 8);
     gui.post("/api/stop", json!({"session": session, "engine": 0}));
-    gui.events_until(session, |e| e["type"] == "bestmove" && e["search"] == 8);
+    page.events_until(|e| e["type"] == "bestmove" && e["search"] == 8);
 }
 
 #[test]
@@ -281,23 +164,24 @@ fn broken_engines_give_a_message_not_a_stuck_page() {
     let illegal = format!("{BROKEN} illegal");
     let exits = format!("{BROKEN} exit");
     let gui = Gui::start(&[&illegal, &exits]);
-    let session = "brokenengine1";
+    let mut page = gui.open_page();
+    let session = page.session.clone();
     // An illegal move reaches the page as it is: the page checks it against the legal moves.
     gui.post("/api/go", json!({"session": session, "engine": 0, "start": START, "limits": {"movetime": 50}, "search": 1}));
-    let events = gui.events_until(session, |e| e["type"] == "bestmove");
+    let events = page.events_until(|e| e["type"] == "bestmove");
     assert_eq!(events.last().unwrap()["move"], "a1-a2");
     // An engine that exits mid-game: an error event, then it is started again.
     gui.post("/api/go", json!({"session": session, "engine": 1, "start": START, "limits": {"movetime": 50}, "search": 2}));
-    gui.events_until(session, |e| e["type"] == "bestmove" && e["search"] == 2);
+    page.events_until(|e| e["type"] == "bestmove" && e["search"] == 2);
     gui.post("/api/go", json!({"session": session, "engine": 1, "start": START, "moves": ["a2-a3", "a7-a6"], "limits": {"movetime": 50}, "search": 3}));
-    let events = gui.events_until(session, |e| e["type"] == "error");
+    let events = page.events_until(|e| e["type"] == "error");
     let message = events.last().unwrap()["message"]
         .as_str()
         .unwrap()
         .to_owned();
     assert!(message.contains("exited"), "{message}");
     gui.post("/api/go", json!({"session": session, "engine": 1, "start": START, "limits": {"movetime": 50}, "search": 4}));
-    let events = gui.events_until(session, |e| e["type"] == "bestmove" && e["search"] == 4);
+    let events = page.events_until(|e| e["type"] == "bestmove" && e["search"] == 4);
     assert_eq!(events.last().unwrap()["move"], "a2-a3");
 }
 
@@ -305,13 +189,14 @@ fn broken_engines_give_a_message_not_a_stuck_page() {
 fn a_hung_engine_is_stopped_and_reported() {
     let hang = format!("{BROKEN} hang");
     let gui = Gui::start(&[&hang]);
-    let session = "hungengine01";
+    let mut page = gui.open_page();
+    let session = page.session.clone();
     let asked = Instant::now();
     gui.post(
         "/api/go",
-        json!({"session": session, "start": START, "limits": {"movetime": 50}, "search": 1}),
+        json!({"session": session, "engine": 0, "start": START, "limits": {"movetime": 50}, "search": 1}),
     );
-    let events = gui.events_until(session, |e| e["type"] == "error");
+    let events = page.events_until(|e| e["type"] == "error");
     let message = events.last().unwrap()["message"]
         .as_str()
         .unwrap()
@@ -321,68 +206,128 @@ fn a_hung_engine_is_stopped_and_reported() {
     assert!(asked.elapsed() < Duration::from_secs(15));
 }
 
-/// The processes whose parent is `pid`.
-fn children_of(pid: u32) -> Vec<u32> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(Result::ok)
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|&child| {
-            std::fs::read_to_string(format!("/proc/{child}/stat"))
-                .ok()
-                .and_then(|stat| {
-                    stat.rsplit(')')
-                        .next()?
-                        .split_whitespace()
-                        .nth(1)?
-                        .parse::<u32>()
-                        .ok()
-                })
-                == Some(pid)
-        })
-        .collect()
-}
-
-/// Whether process `pid` still runs (a zombie does not).
-fn runs(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        !stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z')
-    })
-}
-
-/// Waits until process `pid` is gone, at most `limit` after `started`.
-fn wait_until_gone(pid: u32, started: Instant, limit: Duration, what: &str) {
-    while runs(pid) {
-        assert!(started.elapsed() < limit, "the engine outlived {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn a_page_that_goes_away_has_its_engine_ended() {
     let gui = Gui::start(&[]);
-    let session = "closedtab001";
-    // An analysis that would run forever, then the page stops asking (its tab was closed).
+    let mut page = gui.open_page();
+    let session = page.session.clone();
+    // An analysis that would run forever, then the page's tab is closed.
     gui.post(
         "/api/go",
-        json!({"session": session, "start": START, "limits": {"infinite": true}, "search": 1}),
+        json!({"session": session, "engine": 0, "start": START, "limits": {"infinite": true}, "search": 1}),
     );
-    gui.events_until(session, |e| e["type"] == "info");
+    page.events_until(|e| e["type"] == "info");
     let engines = children_of(gui.child.id());
     assert_eq!(engines.len(), 1, "one engine process: {engines:?}");
     let started = Instant::now();
-    wait_until_gone(engines[0], started, Duration::from_secs(20), "its page");
-    // Gone after the page's 8 s of silence, not at once.
+    drop(page);
+    // Gone as soon as the stream closes, not after some silence.
+    wait_until_gone(engines[0], started, Duration::from_secs(3), "its page");
+    let (status, answer) = gui.post("/api/stop", json!({"session": session, "engine": 0}));
+    assert_eq!(status, 404, "the session ended with its page: {answer}");
+}
+
+#[test]
+fn a_person_who_thinks_still_gets_the_engines_move_at_once() {
+    let gui = Gui::start(&[]);
+    let mut page = gui.open_page();
+    let session = page.session.clone();
+    let go = |search: u64, moves: Value| {
+        gui.post(
+            "/api/go",
+            json!({"session": session, "engine": 0, "start": START,
+            "moves": moves, "limits": {"movetime": 100}, "search": search}),
+        )
+    };
+    go(1, json!(["g2-f3"]));
+    page.events_until(|e| e["type"] == "bestmove" && e["search"] == 1);
+    let engine = children_of(gui.child.id());
+    // Longer than the old server's 8 s of silence that ended a page.
+    std::thread::sleep(Duration::from_secs(10));
+    let asked = Instant::now();
+    let (status, answer) = go(2, json!(["g2-f3", "b7-b6"]));
+    assert_eq!(status, 200, "{answer}");
+    page.events_until(|e| e["type"] == "bestmove" && e["search"] == 2);
     assert!(
-        started.elapsed() > Duration::from_secs(5),
+        asked.elapsed() < Duration::from_secs(2),
         "{:?}",
-        started.elapsed()
+        asked.elapsed()
     );
+    assert_eq!(
+        children_of(gui.child.id()),
+        engine,
+        "the same engine process"
+    );
+}
+
+#[test]
+fn requests_of_the_wrong_type_are_refused_and_sessions_are_bounded() {
+    let gui = Gui::start(&[]);
+    let mut pages = vec![gui.open_page()];
+    let session = pages[0].session.clone();
+    for (field, value, expect) in [
+        ("engine", json!("0"), "invalid type"),
+        ("engine", json!(-1), "invalid value"),
+        ("engine", json!(1.5), "invalid type"),
+        ("engine", json!(1), "no engine 1"),
+        ("multipv", json!(1000), "multipv must be 1 to 32"),
+        ("multipv", json!(0), "multipv must be 1 to 32"),
+        ("colour", json!("blue"), "unknown field `colour`"),
+    ] {
+        let mut body = json!({"session": session, "engine": 0, "start": START,
+            "limits": {"movetime": 10}});
+        body[field] = value.clone();
+        let (status, answer) = gui.post("/api/go", body);
+        assert_eq!(status, 400, "{field} {value}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains(expect),
+            "{answer}"
+        );
+    }
+    let (status, answer) = gui.post("/api/stop", json!({"session": session}));
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer["error"]
+        .as_str()
+        .unwrap()
+        .contains("missing field `engine`"));
+    // Nothing of that started an engine, nor did naming sessions that were never opened.
+    for n in 0..20 {
+        let (status, _) = gui.post(
+            "/api/go",
+            json!({"session": format!("madeup{n:04}"),
+            "engine": 0, "start": START, "limits": {"movetime": 10}}),
+        );
+        assert_eq!(status, 404);
+    }
+    assert!(children_of(gui.child.id()).is_empty());
+    while pages.len() < 16 {
+        pages.push(gui.open_page());
+    }
+    let (status, text) = gui.request("GET", "/api/events", "", &[]);
+    assert_eq!(status, 429, "{text}");
+    // A closed page frees its place.
+    pages.pop();
+    let started = Instant::now();
+    loop {
+        let (status, _) = gui.request("GET", "/api/engines", "", &[]);
+        assert_eq!(status, 200);
+        let mut stream = TcpStream::connect(("127.0.0.1", gui.port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let head = format!(
+            "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            gui.port
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        let mut status_line = String::new();
+        BufReader::new(stream).read_line(&mut status_line).unwrap();
+        if status_line.contains(" 200 ") {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(3), "{status_line}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 #[test]
@@ -390,12 +335,13 @@ fn ctrl_c_ends_the_server_and_its_engines() {
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;
     let mut gui = Gui::start(&[]);
-    let session = "ctrlcpage001";
+    let mut page = gui.open_page();
+    let session = page.session.clone();
     gui.post(
         "/api/go",
-        json!({"session": session, "start": START, "limits": {"infinite": true}, "search": 1}),
+        json!({"session": session, "engine": 0, "start": START, "limits": {"infinite": true}, "search": 1}),
     );
-    gui.events_until(session, |e| e["type"] == "info");
+    page.events_until(|e| e["type"] == "info");
     let engines = children_of(gui.child.id());
     assert_eq!(engines.len(), 1);
     kill(Pid::from_raw(gui.child.id() as i32), Signal::SIGINT).unwrap();
@@ -418,16 +364,17 @@ fn ctrl_c_ends_the_server_and_its_engines() {
 #[test]
 fn a_new_search_replaces_a_running_one_at_once() {
     let gui = Gui::start(&[]);
-    let session = "replacing001";
+    let mut page = gui.open_page();
+    let session = page.session.clone();
     gui.post(
         "/api/go",
-        json!({"session": session, "start": START, "limits": {"infinite": true}, "search": 1}),
+        json!({"session": session, "engine": 0, "start": START, "limits": {"infinite": true}, "search": 1}),
     );
-    gui.events_until(session, |e| e["type"] == "info");
+    page.events_until(|e| e["type"] == "info");
     // Stepping to another position while analysing: the next search starts at once.
     let asked = Instant::now();
-    gui.post("/api/go", json!({"session": session, "start": START, "moves": ["g2-f3"], "limits": {"movetime": 50}, "search": 2}));
-    gui.events_until(session, |e| e["type"] == "bestmove" && e["search"] == 2);
+    gui.post("/api/go", json!({"session": session, "engine": 0, "start": START, "moves": ["g2-f3"], "limits": {"movetime": 50}, "search": 2}));
+    page.events_until(|e| e["type"] == "bestmove" && e["search"] == 2);
     assert!(
         asked.elapsed() < Duration::from_secs(3),
         "{:?}",

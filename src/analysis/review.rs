@@ -141,10 +141,10 @@ fn analyse_position(
     searcher: &mut Searcher,
     position: &Position,
     settings: &ReviewSettings,
+    stop: &AtomicBool,
 ) -> Vec<Line> {
-    let stop = AtomicBool::new(false);
     let mut iterations: Vec<(u32, Option<u32>, Line)> = Vec::new();
-    let result = searcher.search(position, &settings.limits, &stop, &mut |report| {
+    let result = searcher.search(position, &settings.limits, stop, &mut |report| {
         if let Report::Iteration(info) = report {
             iterations.push((
                 info.depth,
@@ -204,6 +204,21 @@ pub fn review(
     settings: &ReviewSettings,
     progress: &mut dyn FnMut(usize, usize),
 ) -> GameReview {
+    let never = AtomicBool::new(false);
+    review_until(start, moves, searcher, settings, &never, progress)
+}
+
+/// [`review`], until `stop` is raised (the GUI's client left): from then on each search ends
+/// at once and the positions left are not searched, so the review that comes back is only
+/// partly judged and is meant to be dropped.
+pub fn review_until(
+    start: &Position,
+    moves: &[Move],
+    searcher: &mut Searcher,
+    settings: &ReviewSettings,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> GameReview {
     searcher.new_game();
     searcher.set_multipv(settings.lines.max(1));
     let mut positions = vec![*start];
@@ -217,10 +232,10 @@ pub fn review(
         .enumerate()
         .map(|(ply, position)| {
             progress(ply, plies);
-            if position.is_game_over() {
+            if position.is_game_over() || stop.load(std::sync::atomic::Ordering::Relaxed) {
                 Vec::new()
             } else {
-                analyse_position(searcher, position, settings)
+                analyse_position(searcher, position, settings, stop)
             }
         })
         .collect();

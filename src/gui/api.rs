@@ -1,11 +1,20 @@
-//! The GUI's JSON API as types: what each route takes (decoded with serde, unknown fields
-//! refused) and what it answers. The checks that need the rules core (positions, moves, the
-//! bounds of the limits) are the server's; these types only fix the shape of the text.
+//! The GUI's JSON API as types: what each route takes (decoded with serde, unknown fields and
+//! wrong types refused with a 400 and serde's one-line message) and what it answers. The checks
+//! that need the rules core (positions, moves, the bounds of the limits) are the routes'; these
+//! types only fix the shape of the text.
 
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
 use serde::de::{self, DeserializeOwned, Deserializer};
 use serde::{Deserialize, Serialize};
+use std::time::Duration;
 
-use super::engine::Event;
+/// The largest request body accepted.
+pub const MAX_BODY: usize = 64 * 1024;
+/// The longest a client may take to send a request's body.
+pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Why a request is refused: the HTTP status and the message the page shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +30,86 @@ pub fn bad(message: impl Into<String>) -> Refusal {
     Refusal {
         status: 400,
         message: message.into(),
+    }
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::BAD_REQUEST);
+        json_response(
+            status,
+            &ErrorAnswer {
+                error: &self.message,
+            },
+        )
+    }
+}
+
+/// `value` as a JSON answer with `status`.
+pub fn json_response<T: Serialize>(status: StatusCode, value: &T) -> Response {
+    match serde_json::to_string(value) {
+        Ok(body) => {
+            let mut response = (status, body).into_response();
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            response
+        }
+        Err(error) => Refusal {
+            status: 500,
+            message: format!("cannot write the answer: {error}"),
+        }
+        .into_response(),
+    }
+}
+
+/// A JSON answer with status 200.
+pub struct Answer<T>(pub T);
+
+impl<T: Serialize> IntoResponse for Answer<T> {
+    fn into_response(self) -> Response {
+        json_response(StatusCode::OK, &self.0)
+    }
+}
+
+/// A request body decoded into `T` by [`decode`]. A body declared or found larger than
+/// [`MAX_BODY`] is refused (413) before or as soon as it is, one slower than
+/// [`BODY_READ_TIMEOUT`] too (408); axum's other body rejections (a connection cut while the
+/// body came) become one line of JSON like every refusal.
+pub struct Body<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = Refusal;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Refusal> {
+        let too_large = || Refusal {
+            status: 413,
+            message: format!("request larger than {MAX_BODY} bytes"),
+        };
+        let declared = request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
+        if declared.is_some_and(|length| length > MAX_BODY as u64) {
+            return Err(too_large());
+        }
+        let read = tokio::time::timeout(BODY_READ_TIMEOUT, Bytes::from_request(request, state));
+        let read = read.await.map_err(|_| Refusal {
+            status: 408,
+            message: format!("the request's body took longer than {BODY_READ_TIMEOUT:?}"),
+        })?;
+        let bytes = read.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                too_large()
+            } else {
+                bad(format!(
+                    "cannot read the request: {}",
+                    rejection.body_text()
+                ))
+            }
+        })?;
+        decode(&bytes).map(Body)
     }
 }
 
@@ -79,11 +168,9 @@ pub struct LimitsRequest {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GoRequest {
-    /// The page's session name.
-    #[serde(default)]
+    /// The page's session, as its event stream announced it.
     pub session: String,
-    /// Which engine (index into `/api/engines`).
-    #[serde(default)]
+    /// Which engine (index into `/api/engines`): a whole number, never a text or a fraction.
     pub engine: usize,
     /// The start position's LFEN.
     pub start: Option<String>,
@@ -93,7 +180,7 @@ pub struct GoRequest {
     /// What bounds the search.
     #[serde(default)]
     pub limits: LimitsRequest,
-    /// Principal variations (1 to 32; default 1).
+    /// Principal variations (1 to 32, refused outside; default 1).
     pub multipv: Option<u64>,
     /// The page's number for the search, returned with its events.
     #[serde(default)]
@@ -104,11 +191,9 @@ pub struct GoRequest {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StopRequest {
-    /// The page's session name.
-    #[serde(default)]
+    /// The page's session, as its event stream announced it.
     pub session: String,
     /// Which engine.
-    #[serde(default)]
     pub engine: usize,
 }
 
@@ -121,7 +206,7 @@ pub struct ReviewRequest {
     /// The moves since.
     #[serde(default, deserialize_with = "move_list")]
     pub moves: Vec<String>,
-    /// Milliseconds per position (10 to 2000; default 100).
+    /// Milliseconds per position (10 to 2000, refused outside; default 100).
     pub movetime: Option<u64>,
 }
 
@@ -163,20 +248,11 @@ pub struct Stopped {
     pub stopped: bool,
 }
 
-/// One event with its number in the page's log.
+/// The first event of a page's stream (`event: session`): the session it opened.
 #[derive(Debug, Serialize)]
-pub struct Numbered {
-    /// Numbers start at 1 and grow by one per event.
-    pub n: u64,
-    /// The event.
-    pub event: Event,
-}
-
-/// The answer to `GET /api/events`.
-#[derive(Debug, Serialize)]
-pub struct EventsAnswer {
-    /// The events after the number asked for, oldest first.
-    pub events: Vec<Numbered>,
+pub struct SessionOpened<'a> {
+    /// The name that the page's `go` and `stop` give.
+    pub session: &'a str,
 }
 
 /// The body of every refusal.

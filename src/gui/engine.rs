@@ -17,6 +17,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use tokio::sync::mpsc::Sender as EventSender;
 
 use crate::matchplay::process::{EngineProcess, SpawnError};
 use lielow_engine::limits::Limits;
@@ -157,7 +158,7 @@ pub struct EngineHandle {
 impl EngineHandle {
     /// Starts the thread for `argv`; events go to `events`. The process itself starts at the
     /// first search.
-    pub fn start(name: String, argv: Vec<String>, events: Sender<Event>) -> EngineHandle {
+    pub fn start(name: String, argv: Vec<String>, events: EventSender<Event>) -> EngineHandle {
         let (orders, inbox) = mpsc::channel();
         let feed = orders.clone();
         thread::spawn(move || EngineThread::new(name, argv, events, feed).run(inbox));
@@ -215,7 +216,7 @@ impl Lines for Inbox<'_> {
 struct EngineThread {
     name: String,
     argv: Vec<String>,
-    events: Sender<Event>,
+    events: EventSender<Event>,
     /// Where the reader thread of each process sends the engine's lines.
     feed: Sender<Message>,
     running: Option<Running>,
@@ -230,7 +231,12 @@ struct EngineThread {
 }
 
 impl EngineThread {
-    fn new(name: String, argv: Vec<String>, events: Sender<Event>, feed: Sender<Message>) -> Self {
+    fn new(
+        name: String,
+        argv: Vec<String>,
+        events: EventSender<Event>,
+        feed: Sender<Message>,
+    ) -> Self {
         EngineThread {
             name,
             argv,
@@ -244,8 +250,11 @@ impl EngineThread {
         }
     }
 
+    /// Passes `event` on to the page's stream. A page so far behind that its stream is full
+    /// loses the event (as the old event log dropped its oldest): the engine's thread never
+    /// waits for a page. A page that is gone loses it too.
     fn event(&self, event: Event) {
-        let _ = self.events.send(event);
+        let _ = self.events.try_send(event);
     }
 
     fn error(&self, message: impl Into<String>) {

@@ -2,16 +2,19 @@
 //! the UGI protocol: the server starts each engine as a child process and speaks UGI to it as
 //! any GUI would, so the page works with any UGI engine for this game.
 //!
-//! - [`server`]: the HTTP side: routes, the checks every request passes (host, origin, size),
-//!   the page's static files and its JSON API; [`api`]: that API's requests and answers as
-//!   types;
+//! - [`server`]: the HTTP side (axum on hyper and tokio): the limits every connection and the
+//!   checks every request passes (host, origin, size), the page's static files; [`routes`]: the
+//!   JSON API; [`api`]: that API's requests and answers as types; [`sessions`]: the open pages,
+//!   each living exactly as long as its event stream;
 //! - [`engine`]: one engine process per page and engine, on its own thread, spoken to through
 //!   the engine crate's UGI client; its orders and the page's events, typed;
 //! - `static/`: the page (HTML, CSS, JavaScript), embedded in the binary.
 
 pub mod api;
 pub mod engine;
+pub mod routes;
 pub mod server;
+pub mod sessions;
 
 use std::fmt;
 use std::path::PathBuf;

@@ -7,9 +7,8 @@ const START = {
   8: "8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b",
   9: "r1r1r1r1r1r1r1r1r1/9/r1r1r1r1r1r1r1r1r1/9/9/9/b1b1b1b1b1b1b1b1b1/9/b1b1b1b1b1b1b1b1b1 b",
 };
-const session = sessionStorage.getItem("lielow-session") ||
-  Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
-sessionStorage.setItem("lielow-session", session);
+let session = null;      // this page's session, named by its event stream
+let sessionReady = null; // resolves once the stream has named it
 
 let engines = [];
 let game = JSON.parse(localStorage.getItem("lielow-game") || "null") || {
@@ -20,7 +19,6 @@ let view = null;         // the shown position, as the server describes it
 let selected = null;     // the square of the stack the player picked
 let searchId = 0;        // the search whose events count
 let searching = null;    // "play" or "analyse" while a search runs
-let after = 0;           // the last event number seen
 
 function save() { localStorage.setItem("lielow-game", JSON.stringify(game)); }
 function status(text) { $("status").textContent = text; }
@@ -121,6 +119,7 @@ function limits() {
 // Whatever should happen now: the engine's move, or analysis of the shown position.
 async function next() {
   if (!view) return;
+  await sessionReady;
   if ($("analyse").checked) return analyse();
   if (view.winner || !atLatest()) return;
   const player = playerOf(view.side);
@@ -137,6 +136,7 @@ async function next() {
 
 async function analyse() {
   if (!view || view.winner) return;
+  await sessionReady;
   searchId += 1;
   searching = "analyse";
   $("lines").innerHTML = "";
@@ -208,16 +208,25 @@ function onEvent(event) {
   }
 }
 
-async function poll() {
-  for (;;) {
-    try {
-      const answer = await api(`/api/events?session=${session}&after=${after}`);
-      for (const { n, event } of answer.events) { after = Math.max(after, n); onEvent(event); }
-    } catch (error) {
-      status(`Lost the server (${error.message}); retrying...`);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
+// The page's session lives as long as this stream: the server ends its engines when it
+// closes. A stream that breaks is opened again (a new session), and a search that was
+// under way is asked for again there.
+function connect() {
+  let named;
+  sessionReady = new Promise((resolve) => { named = resolve; });
+  const source = new EventSource("/api/events");
+  source.addEventListener("session", (message) => {
+    const again = session !== null;
+    session = JSON.parse(message.data).session;
+    named();
+    if (again && searching) { searching = null; status("Reconnected."); next(); }
+  });
+  source.onmessage = (message) => onEvent(JSON.parse(message.data));
+  source.onerror = () => {
+    status("Lost the server; reconnecting...");
+    source.close();
+    setTimeout(connect, 1000);
+  };
 }
 
 function renderMoves() {
@@ -369,7 +378,7 @@ document.addEventListener("keydown", (e) => {
   $("blue").value = game.blue; $("red").value = game.red;
   $("limit-kind").value = game.kind; $("limit-value").value = game.value;
   $("size").value = game.start.split("/").length === 9 ? "9" : "8";
-  poll();
+  connect();
   await render();
   next();
 })();
