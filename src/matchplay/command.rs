@@ -25,9 +25,9 @@ use super::ugi_client::UgiEngine;
 use crate::files::{self, Output};
 
 /// No-reply timeout when the match is timed (added to the move's budget).
-pub const TIMED_TIMEOUT_MS: u64 = 5_000;
+const TIMED_TIMEOUT_MS: u64 = 5_000;
 /// No-reply timeout for `--depth`/`--nodes` matches (from `go`).
-pub const UNTIMED_TIMEOUT_MS: u64 = 60_000;
+const UNTIMED_TIMEOUT_MS: u64 = 60_000;
 /// The limit when none is given.
 const DEFAULT_MOVETIME_MS: u64 = 100;
 /// The most distinct random openings a match makes; a longer match cycles through them.
@@ -266,6 +266,48 @@ fn unique_names(engines: &mut [EngineSpec]) {
     }
 }
 
+/// The limits of a move from `--tc`, `--movetime`, `--depth` and `--nodes` (shared by `lielow
+/// match` and `lielow spsa`): a clock and a movetime exclude each other, and with none of the
+/// four a move gets 100 ms.
+pub fn move_limits(
+    tc: Option<&str>,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+) -> Result<MoveLimits, MatchError> {
+    let clock = tc
+        .map(|text| {
+            text.parse::<TimeControl>().map_err(|error| MatchError::Tc {
+                text: text.to_owned(),
+                error,
+            })
+        })
+        .transpose()?;
+    if clock.is_some() && movetime.is_some() {
+        return Err(MatchError::TcAndMovetime);
+    }
+    let mut limits = MoveLimits {
+        clock,
+        movetime,
+        depth,
+        nodes,
+    };
+    if limits == MoveLimits::default() {
+        limits.movetime = Some(DEFAULT_MOVETIME_MS);
+    }
+    Ok(limits)
+}
+
+/// How long an engine may stay silent past its move's budget: `given`, or the default for
+/// timed or untimed moves.
+pub fn no_reply_timeout_ms(limits: &MoveLimits, given: Option<u64>) -> u64 {
+    given.unwrap_or(if limits.is_timed() {
+        TIMED_TIMEOUT_MS
+    } else {
+        UNTIMED_TIMEOUT_MS
+    })
+}
+
 /// Builds the match from the flags.
 pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, MatchError> {
     let mut engines = group_engine_words(&args.engine)?
@@ -283,29 +325,9 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, MatchError> {
     if args.games == 0 || args.games > MAX_GAMES {
         return Err(MatchError::Games(args.games));
     }
-    let mut limits = MoveLimits {
-        clock: args
-            .tc
-            .as_deref()
-            .map(|text| {
-                text.parse::<TimeControl>().map_err(|error| MatchError::Tc {
-                    text: text.to_owned(),
-                    error,
-                })
-            })
-            .transpose()?,
-        movetime: args.movetime,
-        depth: args.depth,
-        nodes: args.nodes,
-    };
-    if limits.clock.is_some() && limits.movetime.is_some() {
-        return Err(MatchError::TcAndMovetime);
-    }
+    let limits = move_limits(args.tc.as_deref(), args.movetime, args.depth, args.nodes)?;
     if limits.clock.is_some() && engines.iter().any(|engine| engine.movetime.is_some()) {
         return Err(MatchError::EngineMovetimeWithTc);
-    }
-    if limits == MoveLimits::default() {
-        limits.movetime = Some(DEFAULT_MOVETIME_MS);
     }
     let size = BoardSize::from_n(args.size).ok_or(MatchError::Size)?;
     let pairs = args.games.div_ceil(2);
@@ -322,11 +344,7 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, MatchError> {
             openings::random_openings(size, 0, 1, args.seed).map_err(MatchError::StartOpening)?
         }
     };
-    let timeout_ms = args.timeout_ms.unwrap_or(if limits.is_timed() {
-        TIMED_TIMEOUT_MS
-    } else {
-        UNTIMED_TIMEOUT_MS
-    });
+    let timeout_ms = no_reply_timeout_ms(&limits, args.timeout_ms);
     Ok(MatchConfig {
         engines,
         games: pairs * 2,

@@ -13,14 +13,13 @@ use super::error::SpsaError;
 use super::gains;
 use super::state::{Partial, Setup, State, PARTIAL_FORMAT};
 use crate::matchplay::command::{
-    group_engine_words, parse_engine, TIMED_TIMEOUT_MS, UNTIMED_TIMEOUT_MS,
+    group_engine_words, move_limits, no_reply_timeout_ms, parse_engine,
 };
 use crate::matchplay::command_error::MatchError;
 use crate::matchplay::engine_spec::{EngineKind, EngineSpec};
 use crate::matchplay::openings;
 use crate::matchplay::player::Timeouts;
 use crate::matchplay::runner::{self, MatchConfig, MoveLimits, Shard};
-use crate::matchplay::time_control::TimeControl;
 use crate::matchplay::ugi_client::UgiEngine;
 use lielow_rules::board::BoardSize;
 
@@ -39,40 +38,18 @@ pub fn base_engine(setup: &Setup) -> Result<EngineSpec, SpsaError> {
     Ok(spec)
 }
 
-/// The move limits of the setup (a movetime of 100 ms when none is given, as in matches).
+/// The move limits of the setup, read as `lielow match` reads its flags.
 pub fn limits(setup: &Setup) -> Result<MoveLimits, SpsaError> {
-    let clock = setup
-        .tc
-        .as_deref()
-        .map(|text| {
-            text.parse::<TimeControl>().map_err(|error| MatchError::Tc {
-                text: text.to_owned(),
-                error,
-            })
-        })
-        .transpose()?;
-    if clock.is_some() && setup.movetime.is_some() {
-        return Err(MatchError::TcAndMovetime.into());
-    }
-    let mut limits = MoveLimits {
-        clock,
-        movetime: setup.movetime,
-        depth: setup.depth,
-        nodes: setup.nodes,
-    };
-    if limits == MoveLimits::default() {
-        limits.movetime = Some(100);
-    }
-    Ok(limits)
+    Ok(move_limits(
+        setup.tc.as_deref(),
+        setup.movetime,
+        setup.depth,
+        setup.nodes,
+    )?)
 }
 
 fn timeout(setup: &Setup, limits: &MoveLimits) -> Duration {
-    let default = if limits.is_timed() {
-        TIMED_TIMEOUT_MS
-    } else {
-        UNTIMED_TIMEOUT_MS
-    };
-    Duration::from_millis(setup.timeout_ms.unwrap_or(default))
+    Duration::from_millis(no_reply_timeout_ms(limits, setup.timeout_ms))
 }
 
 /// The engine with θ moved by `sign * c_k * Δ`, every value rounded into its range.
