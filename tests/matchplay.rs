@@ -27,6 +27,12 @@ const SPAWNER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/spawne
 
 /// Runs a match writing JSON and records; returns (json, records, stdout).
 fn run_match(name: &str, args: &[&str]) -> (String, Vec<GameRecord>, String) {
+    let (json, records, stdout, _) = run_match_with_stderr(name, args);
+    (json, records, stdout)
+}
+
+/// [`run_match`], with its stderr too.
+fn run_match_with_stderr(name: &str, args: &[&str]) -> (String, Vec<GameRecord>, String, String) {
     let dir = scratch(name);
     let json = dir.join("summary.json");
     let records = dir.join("games.txt");
@@ -50,6 +56,33 @@ fn run_match(name: &str, args: &[&str]) -> (String, Vec<GameRecord>, String) {
         json,
         records,
         String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The `Finished game N (BLUE vs RED): RESULT {...}` lines of a match's stderr, as (N, the rest
+/// after the colon).
+fn finished_games(stderr: &str) -> Vec<(u64, String)> {
+    stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("Finished game "))
+        .map(|rest| {
+            let (number, rest) = rest.split_once(' ').expect("a number, then the game");
+            (number.parse().expect("a game number"), rest.to_owned())
+        })
+        .collect()
+}
+
+/// The text a `Finished game` line gives `record` after its number (the forfeit's detail not
+/// included).
+fn finished_text(record: &GameRecord) -> String {
+    let (result, winner) = match record.winner {
+        lielow_rules::Side::Blue => ("1-0", "Blue"),
+        lielow_rules::Side::Red => ("0-1", "Red"),
+    };
+    format!(
+        "({} vs {}): {result} {{{winner} wins: {}",
+        record.blue, record.red, record.reason
     )
 }
 
@@ -119,8 +152,18 @@ fn builtin_match_totals_are_consistent_and_reproducible() {
         "--seed",
         "7",
     ];
-    let (json, records, table) = run_match("totals", &args);
+    let (json, records, table, stderr) = run_match_with_stderr("totals", &args);
     assert_eq!(records.len(), 40);
+    // One `Finished game` line per game, numbered 1 to 40, saying what its record says.
+    let finished = finished_games(&stderr);
+    let mut numbers: Vec<u64> = finished.iter().map(|(n, _)| *n).collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=40).collect::<Vec<u64>>(), "{stderr}");
+    let mut said: Vec<String> = finished.into_iter().map(|(_, text)| text).collect();
+    let mut recorded: Vec<String> = records.iter().map(|r| finished_text(r) + "}").collect();
+    said.sort();
+    recorded.sort();
+    assert_eq!(said, recorded);
     let wins = json_field(&json, "first", "greedy", "wins");
     let losses = json_field(&json, "first", "greedy", "losses");
     assert_eq!(wins + losses, 40);
@@ -212,8 +255,19 @@ fn broken_engine_loses(mode: &str, reason: Reason, limits: &[&str]) {
         },
     ];
     args.extend(limits);
-    let (json, records, _) = run_match(mode, &args);
+    let (json, records, _, stderr) = run_match_with_stderr(mode, &args);
     assert_eq!(records.len(), 4, "the match must go on to its end");
+    // Each game's line gives the forfeit and what went wrong after it.
+    let finished = finished_games(&stderr);
+    assert_eq!(finished.len(), 4, "{stderr}");
+    for (_, text) in &finished {
+        assert!(
+            records
+                .iter()
+                .any(|r| text.starts_with(&(finished_text(r) + ", "))),
+            "{text}"
+        );
+    }
     assert_eq!(json_field(&json, "name", "bad", "games"), 4);
     assert_eq!(
         json_field(&json, "name", "bad", reason.as_str()),

@@ -17,7 +17,7 @@ use super::openings::{self, OpeningFilter};
 use super::outputs::{self, MatchOutputs};
 use super::player::Timeouts;
 use super::process::split_command_line;
-use super::report::Tally;
+use super::report::{self, Tally};
 use super::runner::{self, MatchConfig, MoveLimits, Shard};
 use super::stats::Sprt;
 use super::time_control::TimeControl;
@@ -65,8 +65,9 @@ Shards: --shard K/N plays the game pairs numbered K-1 modulo N of the match (sam
 and colours); `lielow match --merge FILE... [--json FILE]` adds up the shards' --json summaries \
 into the table one run would print.
 
-Output: a progress line on stderr (updated in place on a terminal, one line per game pair \
-otherwise), then a table on stdout; --json FILE writes the same summary as JSON, --records FILE one \
+Output: on stderr, `Finished game N (BLUE vs RED): 1-0 {Blue wins: REASON}` as each game ends \
+(1-0 Blue, player 1, won; 0-1 Red won; a forfeit adds what went wrong) and a progress line \
+(updated in place on a terminal, one line per game pair otherwise), then a table on stdout; --json FILE writes the same summary as JSON, --records FILE one \
 line per game (see protocol.md, \"Game records\").")]
 pub struct MatchArgs {
     /// An engine: a command line or builtin:random|greedy|mcts[:N|:Tms], then optional
@@ -420,23 +421,26 @@ pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
     outputs::finish_on_interrupt(&shared);
     check_engines(&config)?;
     let terminal = std::io::stderr().is_terminal();
-    runner::run(&config, |pair| {
+    let on_game = |number, game: &_| {
+        let out = outputs::lock(&shared);
+        if out.interrupted() {
+            return;
+        }
+        let line = report::finished_line(number, game);
+        if terminal {
+            // Over the progress line, which is drawn again below it.
+            eprintln!("\r{line:<100}");
+            eprint!("{:<100}", out.tally.progress_line());
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    runner::run_reporting_games(&config, on_game, |pair| {
         let mut out = outputs::lock(&shared);
         if out.interrupted() {
             return false;
         }
         out.record(&pair);
-        for game in &pair.games {
-            if let Some(detail) = &game.detail {
-                let loser = &config.engines[game.loser_engine()].name;
-                let line = format!("{loser} lost by {}: {detail}", game.record.reason);
-                if terminal {
-                    eprintln!("\r{line:<100}");
-                } else {
-                    eprintln!("{line}");
-                }
-            }
-        }
         // A shard plays its share whatever its own SPRT says: the merge decides.
         let go_on = out.tally.add(&pair) || config.shard != Shard::WHOLE;
         if terminal {

@@ -4,7 +4,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::runner::{PairResult, Shard};
+use lielow_rules::board::Side;
+
+use super::runner::{GameResult, PairResult, Shard};
 use super::stats::{Pentanomial, Sprt, Verdict};
 use super::summary::Summary;
 use super::Reason;
@@ -293,6 +295,27 @@ impl Tally {
     pub fn json(&self) -> String {
         Summary::of(self).to_json()
     }
+}
+
+/// The line printed as game `number` of the match ends, in cutechess's words:
+/// `Finished game 3 (new vs base): 1-0 {Blue wins: king-captured}`. Blue (player 1, named
+/// first) winning is `1-0`, Red winning `0-1` (Lielow has no draws); the reason is the game
+/// record's, followed for a forfeit by what went wrong.
+pub fn finished_line(number: u64, game: &GameResult) -> String {
+    let record = &game.record;
+    let result = match record.winner {
+        Side::Blue => "1-0",
+        Side::Red => "0-1",
+    };
+    let mut line = format!(
+        "Finished game {number} ({} vs {}): {result} {{{} wins: {}",
+        record.blue, record.red, record.winner, record.reason
+    );
+    if let Some(detail) = &game.detail {
+        let _ = write!(line, ", {detail}");
+    }
+    line.push('}');
+    line
 }
 
 fn signed(value: f64) -> String {

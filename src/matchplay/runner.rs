@@ -256,7 +256,29 @@ impl MatchConfig {
 /// Runs this shard's game pairs (or until `on_pair` returns `false`), calling `on_pair` in the
 /// main thread as pairs finish. Pairs are numbered on the fly, never listed: a match of any
 /// accepted size costs no memory for its schedule.
-pub fn run(config: &MatchConfig, mut on_pair: impl FnMut(PairResult) -> bool) {
+pub fn run(config: &MatchConfig, on_pair: impl FnMut(PairResult) -> bool) {
+    run_reporting_games(config, |_, _| {}, on_pair);
+}
+
+/// The number in the whole match (from 1, as cutechess counts) of game `game` (0 or 1) of the
+/// match's `job`-th game pair: the same in every shard.
+pub fn game_number(job: u64, game: usize) -> u64 {
+    2 * job + game as u64 + 1
+}
+
+/// What a worker hands the main thread: a game as soon as it ends, then its pair.
+enum Finished {
+    Game(u64, Box<GameResult>),
+    Pair(Box<PairResult>),
+}
+
+/// [`run`], also calling `on_game` in the main thread with each game's number in the match
+/// ([`game_number`]) as soon as it ends, before its pair is complete.
+pub fn run_reporting_games(
+    config: &MatchConfig,
+    mut on_game: impl FnMut(u64, &GameResult),
+    mut on_pair: impl FnMut(PairResult) -> bool,
+) {
     let pairings = config.pairings();
     let pairs = config.pairs_per_pairing();
     let jobs = config.shard.jobs_of(config.total_jobs());
@@ -284,7 +306,8 @@ pub fn run(config: &MatchConfig, mut on_pair: impl FnMut(PairResult) -> bool) {
                     if k >= jobs {
                         break;
                     }
-                    let (pairing, index) = config.job(config.shard.job(k));
+                    let job = config.shard.job(k);
+                    let (pairing, index) = config.job(job);
                     let (a, b) = pairings[pairing];
                     let opening = &config.openings[index % config.openings.len()];
                     let seed = config
@@ -292,23 +315,35 @@ pub fn run(config: &MatchConfig, mut on_pair: impl FnMut(PairResult) -> bool) {
                         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
                         .wrapping_add((pairing as u64 * pairs as u64 + index as u64) * 2);
                     let first = play_game(config, &mut players, [a, b], opening, seed);
+                    let game = Finished::Game(game_number(job, 0), Box::new(first.clone()));
+                    if sender.send(game).is_err() {
+                        break;
+                    }
                     let second =
                         play_game(config, &mut players, [b, a], opening, seed.wrapping_add(1));
+                    let game = Finished::Game(game_number(job, 1), Box::new(second.clone()));
                     let result = PairResult {
                         pairing,
                         index,
                         games: [first, second],
                     };
-                    if sender.send(result).is_err() {
+                    if sender.send(game).is_err()
+                        || sender.send(Finished::Pair(Box::new(result))).is_err()
+                    {
                         break;
                     }
                 }
             });
         }
         drop(sender);
-        for pair in receiver {
-            if !on_pair(pair) {
-                stop.store(true, Ordering::Relaxed);
+        for finished in receiver {
+            match finished {
+                Finished::Game(number, game) => on_game(number, &game),
+                Finished::Pair(pair) => {
+                    if !on_pair(*pair) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
             }
         }
     });
