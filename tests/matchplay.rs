@@ -202,6 +202,14 @@ fn builtin_match_totals_are_consistent_and_reproducible() {
     second.sort();
     assert_eq!(first, second);
     assert!(table.contains("greedy vs random"));
+    // The table's pentanomial line gives the summary's counts.
+    let counts = json
+        .split("\"pentanomial\": ")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .expect("the summary's pentanomial");
+    let line = format!("Ptnml(0-2): {counts}]  greedy vs random");
+    assert!(table.lines().any(|l| l == line), "{line}\n{table}");
 }
 
 #[test]

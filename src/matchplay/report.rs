@@ -233,6 +233,15 @@ impl Tally {
                 }
             }
         }
+        for p in &self.pairings {
+            let _ = writeln!(
+                out,
+                "{}  {} vs {}",
+                pentanomial_text(&p.pairs),
+                self.names[p.first],
+                self.names[p.second]
+            );
+        }
         if let Some((sprt, llr)) = self.llr() {
             let (lower, upper) = sprt.bounds();
             let verdict = self
@@ -316,6 +325,13 @@ pub fn finished_line(number: u64, game: &GameResult) -> String {
     }
     line.push('}');
     line
+}
+
+/// fastchess's pentanomial line, `Ptnml(0-2): [a, b, c, d, e]`: game pairs in which the first
+/// engine scored 0, 1/2, 1, 3/2 and 2 points (the counts the Elo, LOS and SPRT are computed from).
+pub fn pentanomial_text(pairs: &Pentanomial) -> String {
+    let [a, b, c, d, e] = pairs.counts;
+    format!("Ptnml(0-2): [{a}, {b}, {c}, {d}, {e}]")
 }
 
 fn signed(value: f64) -> String {
