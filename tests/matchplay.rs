@@ -719,6 +719,71 @@ fn elo_interval_and_los_match_the_hand_computation() {
 }
 
 #[test]
+fn elo_stays_finite_where_the_pair_interval_fails() {
+    let elo = |counts| Pentanomial { counts }.elo().unwrap();
+    // Two pairs won (4 games of 4): the Elo is infinite, but the Wilson interval's lower end
+    // is 4 / (4 + 1.959964^2) = 0.510110, Elo(0.510110) = -400 log10(0.960362) = +7.025.
+    let won = elo([0, 0, 0, 0, 2]);
+    assert_eq!(won.elo, f64::INFINITY);
+    assert_eq!(won.upper, f64::INFINITY);
+    assert!((won.lower - 7.025).abs() < 1e-2, "{won:?}");
+    let lost = elo([2, 0, 0, 0, 0]);
+    assert_eq!(
+        (lost.elo, lost.lower),
+        (f64::NEG_INFINITY, f64::NEG_INFINITY)
+    );
+    assert!((lost.upper + 7.025).abs() < 1e-2, "{lost:?}");
+    // 1 pair lost, 1 split (score 0.25 over 4 games): score - 1.96 se < 0, so Wilson:
+    //   centre = (0.25 + 0.480182) / 1.960365 = 0.372473,
+    //   half = 1.959964 sqrt(0.046875 + 0.060023) / 1.960365 = 0.326885 -> [0.045587, 0.699358]
+    //   Elo(0.045740) = -528.4, Elo(0.699394) = +146.7.
+    let lopsided = elo([1, 0, 1, 0, 0]);
+    assert!((lopsided.lower + 528.4).abs() < 0.1, "{lopsided:?}");
+    assert!((lopsided.upper - 146.7).abs() < 0.1, "{lopsided:?}");
+    // Every pair split: no variance between pairs, yet four games do not prove equality.
+    let even = elo([0, 0, 2, 0, 0]);
+    assert!(even.elo.abs() < 1e-9 && even.error() > 200.0, "{even:?}");
+    assert!((even.lower + even.upper).abs() < 1e-9);
+}
+
+#[test]
+fn a_match_without_a_loss_prints_the_elo_bound_not_infinity() {
+    let args = [
+        "match",
+        "--engine",
+        "builtin:greedy",
+        "--engine",
+        "builtin:random",
+        "--games",
+        "4",
+        "--random-plies",
+        "2",
+    ];
+    let (_, records, table, stderr) = run_match_with_stderr("unbeaten", &args);
+    // With the default seed greedy wins all four games.
+    assert!(records.iter().all(|r| match r.winner {
+        lielow_rules::Side::Blue => r.blue == "greedy",
+        lielow_rules::Side::Red => r.red == "greedy",
+    }));
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("greedy vs random"))
+        .expect("the pairing's row");
+    assert!(
+        row.contains("4-0") && row.contains("> +7.0") && row.contains("[+7.0, +inf)"),
+        "{table}"
+    );
+    assert!(
+        !table.contains("± inf") && !table.contains("+inf ±"),
+        "{table}"
+    );
+    assert!(
+        stderr.contains("4-0 (100.0%)  elo > +7.0 (no losses yet)"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn sprt_llr_and_bounds_match_the_hand_computation() {
     // Bounds for alpha = beta = 0.05: ln(0.05/0.95) = -2.944439, ln(0.95/0.05) = +2.944439.
     let sprt = Sprt::parse("elo0=0,elo1=5,alpha=0.05,beta=0.05").unwrap();

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use lielow_rules::board::Side;
 
 use super::runner::{GameResult, PairResult, Shard};
-use super::stats::{Pentanomial, Sprt, Verdict};
+use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict};
 use super::summary::Summary;
 use super::Reason;
 
@@ -178,13 +178,12 @@ impl Tally {
             let p = &self.pairings[0];
             let _ = write!(line, "  {}-{}", p.wins, p.losses);
             if let Some(elo) = p.pairs.elo() {
-                let _ = write!(
-                    line,
-                    " ({:.1}%)  elo {} ± {}",
-                    elo.score * 100.0,
-                    signed(elo.elo),
-                    unsigned(elo.error())
-                );
+                let _ = write!(line, " ({:.1}%)  elo {}", elo.score * 100.0, elo_text(&elo));
+                if elo.elo == f64::INFINITY {
+                    line.push_str(" (no losses yet)");
+                } else if elo.elo == f64::NEG_INFINITY {
+                    line.push_str(" (no wins yet)");
+                }
             }
         } else {
             for (name, engine) in self.names.iter().zip(&self.engines) {
@@ -222,8 +221,8 @@ impl Tally {
                         out,
                         "{label:<w$}  {wl:>9}  {:>5.1}%  {:>17}  {:>18}  {:>5.1}%",
                         e.score * 100.0,
-                        format!("{} ± {}", signed(e.elo), unsigned(e.error())),
-                        format!("[{}, {}]", signed(e.lower), signed(e.upper)),
+                        elo_text(&e),
+                        interval_text(&e),
                         e.los * 100.0,
                         w = 2 * width + 4
                     );
@@ -332,6 +331,30 @@ pub fn finished_line(number: u64, game: &GameResult) -> String {
 pub fn pentanomial_text(pairs: &Pentanomial) -> String {
     let [a, b, c, d, e] = pairs.counts;
     format!("Ptnml(0-2): [{a}, {b}, {c}, {d}, {e}]")
+}
+
+/// `+70.4 ± 119.7`; at a score of 1 (or 0), where the Elo is infinite, the bound its interval
+/// gives instead: `> +7.0` (or `< -7.0`).
+fn elo_text(e: &EloEstimate) -> String {
+    if e.elo == f64::INFINITY {
+        format!("> {}", signed(e.lower))
+    } else if e.elo == f64::NEG_INFINITY {
+        format!("< {}", signed(e.upper))
+    } else {
+        format!("{} ± {}", signed(e.elo), unsigned(e.error()))
+    }
+}
+
+/// `[-33.9, +189.6]`; an end the data cannot bound (at a score of 0 or 1) is open: `[+7.0, +inf)`.
+fn interval_text(e: &EloEstimate) -> String {
+    let open = |end: f64| !end.is_finite();
+    format!(
+        "{}{}, {}{}",
+        if open(e.lower) { "(" } else { "[" },
+        signed(e.lower),
+        signed(e.upper),
+        if open(e.upper) { ")" } else { "]" }
+    )
 }
 
 fn signed(value: f64) -> String {

@@ -9,6 +9,9 @@
 //! bins fill up, but the formulas are the general ones.
 //!
 //! The Elo model is the logistic one: a score `s` (0..1) is worth `-400 log10(1/s - 1)` Elo.
+//! Its 95% interval is the normal one of the pair scores, unless that leaves (0, 1) or the pairs
+//! do not vary: after few games it then read `+inf ± inf` or `± 0`, so the Wilson score
+//! interval of the games takes its place ([`EloEstimate`]).
 //! The SPRT uses the normal (GSPRT) approximation of the log-likelihood ratio that fishtest and
 //! fastchess apply to pentanomial data:
 //!
@@ -82,9 +85,15 @@ impl Pentanomial {
     /// The Elo difference (first engine minus second) with its 95% interval and the LOS.
     pub fn elo(&self) -> Option<EloEstimate> {
         let (mean, variance) = Self::moments(self.weights())?;
-        let standard_error = (variance / self.pairs() as f64).sqrt();
-        let lower = elo_from_score(mean - Z_95 * standard_error);
-        let upper = elo_from_score(mean + Z_95 * standard_error);
+        let pairs = self.pairs() as f64;
+        let standard_error = (variance / pairs).sqrt();
+        let (low, high) = (mean - Z_95 * standard_error, mean + Z_95 * standard_error);
+        let (low, high) = if standard_error > 0.0 && low > 0.0 && high < 1.0 {
+            (low, high)
+        } else {
+            wilson_interval(mean, 2.0 * pairs)
+        };
+        let (lower, upper) = (elo_from_score(low), elo_from_score(high));
         let los = if standard_error > 0.0 {
             normal_cdf((mean - 0.5) / standard_error)
         } else if mean > 0.5 {
@@ -104,7 +113,26 @@ impl Pentanomial {
     }
 }
 
-/// An Elo difference and its 95% interval; values may be infinite at a score of 0 or 1.
+/// The Wilson score interval (95%) of a score `score` over `games` games: the scores `p` whose
+/// normal test `|score - p| <= z sqrt(p (1 - p) / games)` accepts. Unlike `score ± z se` it
+/// stays inside [0, 1] and is not empty when every game ended the same way; it reaches 0 or 1
+/// only at a score of 0 or 1 (then the other end is `games / (games + z²)` from it).
+pub fn wilson_interval(score: f64, games: f64) -> (f64, f64) {
+    let z2 = Z_95 * Z_95;
+    let denominator = 1.0 + z2 / games;
+    let centre = (score + z2 / (2.0 * games)) / denominator;
+    let half =
+        Z_95 * (score * (1.0 - score) / games + z2 / (4.0 * games * games)).sqrt() / denominator;
+    let lower = if score <= 0.0 { 0.0 } else { centre - half };
+    let upper = if score >= 1.0 { 1.0 } else { centre + half };
+    (lower.max(0.0), upper.min(1.0))
+}
+
+/// An Elo difference and its 95% interval. The interval is the normal one of the pair scores
+/// (`score ± 1.96 se`) while that lies strictly inside (0, 1) and the pairs vary; otherwise (few
+/// pairs, a lopsided score, or every pair alike) the [`wilson_interval`] of the games, which
+/// stays finite: only a score of 0 or 1 (no game won, or none lost) leaves the Elo and one end
+/// infinite, and the other end is then the bound the data supports.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
     /// Mean score per game, 0..1.
