@@ -1019,6 +1019,113 @@ fn refused_at_once(args: &[&str], expect: &str) {
     eprintln!("{args:?}: refused in {took:?}");
 }
 
+/// The openings (as LFEN) that a match's game pairs started from, in the order played
+/// (one worker: pair order).
+fn pair_openings(records: &[GameRecord]) -> Vec<String> {
+    records
+        .chunks(2)
+        .map(|pair| pair[0].start.to_lfen())
+        .collect()
+}
+
+#[test]
+fn openings_are_taken_in_order_or_shuffled_by_the_seed_from_a_given_start() {
+    let dir = scratch("openings-order");
+    let book = dir.join("book.txt");
+    let lines = support::stdout(&lielow(&["openings", "--plies", "1", "--count", "6"]));
+    std::fs::write(&book, &lines).unwrap();
+    let book_s = book.display().to_string();
+    let book: Vec<String> = lines.lines().map(str::to_owned).collect();
+    assert_eq!(book.len(), 6);
+    let played = |name: &str, extra: &[&str]| {
+        let mut args = vec![
+            "match",
+            "--engine",
+            "builtin:random",
+            "--engine",
+            "builtin:greedy",
+            "--games",
+            "12",
+            "--openings",
+            &book_s,
+        ];
+        args.extend(extra);
+        pair_openings(&run_match(name, &args).1)
+    };
+    // Sequential (the default), from the third: 3, 4, 5, 6, 1, 2.
+    assert_eq!(played("sequential", &[]), book);
+    let mut from_third = book.clone();
+    from_third.rotate_left(2);
+    assert_eq!(played("from-third", &["--openings-start", "3"]), from_third);
+    // Random: every opening once, a different order than the file's, the same for the same
+    // seed, another for another seed.
+    let shuffled = played("random", &["--openings-order", "random", "--seed", "3"]);
+    let mut sorted = shuffled.clone();
+    sorted.sort();
+    let mut book_sorted = book.clone();
+    book_sorted.sort();
+    assert_eq!(sorted, book_sorted);
+    assert_ne!(shuffled, book);
+    assert_eq!(
+        played(
+            "random-again",
+            &["--openings-order", "random", "--seed", "3"]
+        ),
+        shuffled
+    );
+    assert_ne!(
+        played(
+            "random-seed-4",
+            &["--openings-order", "random", "--seed", "4"]
+        ),
+        shuffled
+    );
+    // The start applies to the shuffled order, and shards pick the whole match's opening for
+    // each pair: shard 1/2 plays pairs 0, 2, 4 and shard 2/2 pairs 1, 3, 5.
+    let random_from_2 = [
+        "--openings-order",
+        "random",
+        "--seed",
+        "3",
+        "--openings-start",
+        "2",
+    ];
+    let whole = played("random-from-2", &random_from_2);
+    let mut expected = shuffled.clone();
+    expected.rotate_left(1);
+    assert_eq!(whole, expected);
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let mut args = random_from_2.to_vec();
+        args.extend(["--shard", &shard]);
+        let pairs: Vec<String> = whole.iter().skip(k - 1).step_by(2).cloned().collect();
+        assert_eq!(played(&format!("shard-{k}"), &args), pairs, "shard {shard}");
+    }
+    // Out of range, or without a file: refused before the first game.
+    let engines = [
+        "match",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:random",
+    ];
+    for (start, expect) in [
+        ("0", "--openings-start 0: expected 1 to 6"),
+        ("7", "expected 1 to 6"),
+    ] {
+        let mut args = engines.to_vec();
+        args.extend(["--openings", &book_s, "--openings-start", start]);
+        refused_at_once(&args, expect);
+    }
+    let mut args = engines.to_vec();
+    args.extend(["--openings-order", "random"]);
+    refused_at_once(&args, "--openings");
+    let mut args = engines.to_vec();
+    args.extend(["--openings", &book_s, "--openings-order", "shuffle"]);
+    refused_at_once(&args, "possible values: sequential, random");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn impossible_openings_and_absurd_game_counts_are_refused_at_once() {
     let random = ["--engine", "builtin:random", "--engine", "builtin:random"];

@@ -13,7 +13,7 @@ use super::command_error::{MatchError, OpeningsError, MAX_GAMES, MAX_OPENINGS};
 use super::crowded;
 use super::engine_spec::{EngineKind, EngineSpec};
 use super::merge;
-use super::openings::{self, OpeningFilter};
+use super::openings::{self, OpeningFilter, OpeningsOrder};
 use super::outputs::{self, MatchOutputs};
 use super::player::Timeouts;
 use super::process::split_command_line;
@@ -105,9 +105,17 @@ pub struct MatchArgs {
     /// Board size of the start position and of random openings.
     #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
     size: usize,
-    /// Openings file: one LFEN per line, optionally followed by ` moves ...`; used in order.
+    /// Openings file: one LFEN per line, optionally followed by ` moves ...`; game pair k plays
+    /// the k-th opening of --openings-order from --openings-start, cycling.
     #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
     openings: Option<PathBuf>,
+    /// The order of the file's openings: as in the file, or shuffled by --seed (the same
+    /// shuffle for the same seed, in every shard).
+    #[arg(long, value_enum, default_value_t = OpeningsOrder::Sequential, requires = "openings")]
+    openings_order: OpeningsOrder,
+    /// Start at the N-th opening of that order (from 1, as cutechess's start=N).
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "openings")]
+    openings_start: usize,
     /// Random openings of K plies from the start position (default: the start position itself).
     #[arg(long, value_name = "K")]
     random_plies: Option<usize>,
@@ -335,7 +343,9 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, MatchError> {
     let openings = match (&args.openings, args.random_plies) {
         (Some(path), _) => {
             let text = files::read_text(path, files::limits::OPENINGS)?;
-            openings::parse_file(&text, &path.display().to_string())?
+            let book = openings::parse_file(&text, &path.display().to_string())?;
+            openings::arrange(book, args.openings_order, args.openings_start, args.seed)
+                .map_err(MatchError::OpeningsStart)?
         }
         (None, Some(plies)) => {
             openings::random_openings(size, plies, pairs.min(MAX_RANDOM_OPENINGS), args.seed)

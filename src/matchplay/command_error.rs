@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::builtin::BuiltinError;
 use super::merge::MergeError;
-use super::openings::{OpeningsFileError, TooManyPlies};
+use super::openings::{OpeningsFileError, OpeningsStartError, TooManyPlies};
 use super::process::CommandLineError;
 use super::stats::SprtError;
 use super::time_control::TimeControlError;
@@ -79,6 +79,8 @@ pub enum MatchError {
     },
     /// Even the start position cannot be an opening.
     StartOpening(TooManyPlies),
+    /// `--openings-start` outside the file's openings.
+    OpeningsStart(OpeningsStartError),
     /// An external engine did not start.
     EngineStart {
         /// Its name.
@@ -134,6 +136,7 @@ impl fmt::Display for MatchError {
             MatchError::Openings(error) => error.fmt(f),
             MatchError::RandomPlies { plies, error } => write!(f, "--random-plies {plies}: {error}"),
             MatchError::StartOpening(error) => error.fmt(f),
+            MatchError::OpeningsStart(error) => error.fmt(f),
             MatchError::EngineStart { name, detail } => {
                 write!(f, "engine '{name}' failed to start: {detail}")
             }
@@ -153,6 +156,7 @@ impl std::error::Error for MatchError {
             MatchError::Openings(error) => Some(error),
             MatchError::RandomPlies { error, .. } | MatchError::StartOpening(error) => Some(error),
             MatchError::Merge(error) => Some(error),
+            MatchError::OpeningsStart(error) => Some(error),
             _ => None,
         }
     }

@@ -202,6 +202,64 @@ pub fn parse_file(text: &str, source: &str) -> Result<Vec<Opening>, OpeningsFile
     Ok(openings)
 }
 
+/// In which order a match takes the openings of its file (`--openings-order`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum OpeningsOrder {
+    /// As they stand in the file.
+    #[default]
+    Sequential,
+    /// Shuffled, the same way for the same `--seed` (so every shard of a match agrees).
+    Random,
+}
+
+/// An `--openings-start` outside the openings: the number given and how many there are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpeningsStartError {
+    /// The number given (from 1).
+    pub start: usize,
+    /// How many openings there are.
+    pub count: usize,
+}
+
+impl std::fmt::Display for OpeningsStartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "--openings-start {}: expected 1 to {} (the number of openings)",
+            self.start, self.count
+        )
+    }
+}
+
+impl std::error::Error for OpeningsStartError {}
+
+/// Mixed into `--seed` for the shuffle of `--openings-order random`, so that the order is not
+/// tied to the random openings and built-in players the same seed makes.
+const SHUFFLE_STREAM: u64 = 0x6f70_656e_696e_6773;
+
+/// The openings in the order a match plays them (its pair k takes opening k modulo their
+/// number): `order` applied (a shuffle seeded by `seed`), then started at the `start`-th of
+/// that order (from 1, as cutechess's `start=`), the ones before it moved to the end. The
+/// match's fingerprint covers the result, so shards of one match always agree.
+pub fn arrange(
+    mut openings: Vec<Opening>,
+    order: OpeningsOrder,
+    start: usize,
+    seed: u64,
+) -> Result<Vec<Opening>, OpeningsStartError> {
+    if !(1..=openings.len()).contains(&start) {
+        return Err(OpeningsStartError {
+            start,
+            count: openings.len(),
+        });
+    }
+    if order == OpeningsOrder::Random {
+        openings.shuffle(&mut StdRng::seed_from_u64(seed ^ SHUFFLE_STREAM));
+    }
+    openings.rotate_left(start - 1);
+    Ok(openings)
+}
+
 /// Plays `plies` uniformly random moves from the start position; `None` when the game ended on
 /// the way (the caller tries again).
 pub fn random_opening(size: BoardSize, plies: usize, rng: &mut StdRng) -> Option<Opening> {
