@@ -87,9 +87,9 @@ enum Command {
     /// Search the fixed bench positions to DEPTH (one thread, small hash) and print the total
     /// as `<N> nodes <M> nps`: the node count is the engine's signature.
     Bench {
-        /// Depth of each search (default: bench::DEFAULT_DEPTH).
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
-        depth: Option<u32>,
+        /// Depth of each search.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: u32,
         /// Search threads. The node count is the signature only with 1; more threads measure the
         /// time to reach the same depth (the parallel speed-up).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
@@ -263,7 +263,6 @@ fn run_command(command: Command) -> Result<i32, CliError> {
             threads,
             eval,
         } => {
-            let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
             let network = EvalFlagError::load(&eval).map_err(CliError::Bench)?;
             let result = bench::run_with_threads(depth, threads as usize, network);
             eprintln!("time {} ms", result.time_ms);

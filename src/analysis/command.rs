@@ -43,9 +43,9 @@ pub struct BoardArgs {
     /// Red at the bottom.
     #[arg(long)]
     flip: bool,
-    /// Where the SVG goes (`-`: standard output).
+    /// Where the SVG goes (`-`, or no -o: standard output).
     #[arg(short, long, value_name = "FILE.svg")]
-    output: PathBuf,
+    output: Option<PathBuf>,
 }
 
 /// A move in canonical notation whose squares lie on `position`'s board: arrows and the last
@@ -113,7 +113,8 @@ pub fn run_board(args: &BoardArgs) -> Result<(), AnalysisError> {
             flipped: args.flip,
         },
     );
-    Ok(write_output(&args.output, &picture)?)
+    let output = args.output.as_deref().unwrap_or(Path::new("-"));
+    Ok(write_output(output, &picture)?)
 }
 
 /// How `lielow solve` proves.
@@ -166,6 +167,58 @@ pub fn run_solve(args: &SolveArgs) -> Result<(), AnalysisError> {
         None => None,
     };
     let started = Instant::now();
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || report_progress(&finished, started, args.max_nodes, time));
+        let result = prove(args, &position, time, started);
+        drop(done);
+        result
+    })
+}
+
+/// How often `lielow solve` says it is still at work.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// Says on stderr, every [`PROGRESS_EVERY`] until `finished` closes, how long the proof has run
+/// and what its budget is: a search of millions of nodes is otherwise silent for minutes.
+fn report_progress(
+    finished: &std::sync::mpsc::Receiver<()>,
+    started: Instant,
+    max_nodes: u64,
+    time: Option<Duration>,
+) {
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let budget = match time {
+        Some(time) => format!("{max_nodes} nodes or {} s", time.as_secs_f64()),
+        None => format!("{max_nodes} nodes"),
+    };
+    let mut said = false;
+    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+        finished.recv_timeout(PROGRESS_EVERY)
+    {
+        let line = format!(
+            "lielow solve: still proving after {} s (budget: {budget})",
+            started.elapsed().as_secs()
+        );
+        if terminal {
+            eprint!("\r{line:<70}");
+        } else {
+            eprintln!("{line}");
+        }
+        said = true;
+    }
+    if terminal && said {
+        eprintln!();
+    }
+}
+
+/// The proof of `lielow solve`, printed.
+fn prove(
+    args: &SolveArgs,
+    position: &Position,
+    time: Option<Duration>,
+    started: Instant,
+) -> Result<(), AnalysisError> {
     match args.method {
         Method::Dfpn => {
             let budget = Budget {
@@ -174,7 +227,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<(), AnalysisError> {
                 stop: None,
             };
             let solution =
-                solve::solve_on_big_stack(&position, &budget, args.threads as usize, args.verify)?;
+                solve::solve_on_big_stack(position, &budget, args.threads as usize, args.verify)?;
             let line = |moves: &[Move]| {
                 moves
                     .iter()
@@ -227,7 +280,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<(), AnalysisError> {
                 ..Limits::default()
             };
             let stop = AtomicBool::new(false);
-            let result = searcher.search(&position, &limits, &stop, &mut |_| {});
+            let result = searcher.search(position, &limits, &stop, &mut |_| {});
             match result.score.mate_moves() {
                 Some(moves) if moves > 0 => println!(
                     "win in {moves}: {}",

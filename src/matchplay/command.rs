@@ -495,6 +495,7 @@ pub fn run_openings(args: &OpeningsArgs) -> Result<(), OpeningsError> {
             seed: args.seed,
             balanced: args.balanced_depth.map(|d| (d, args.max_eval)),
         })
+        .map_err(OpeningsError::Plies)?
     };
     let mut out = std::io::stdout().lock();
     for position in &found {
