@@ -87,3 +87,27 @@ fn every_usage_error_exits_2_with_a_message() {
         );
     }
 }
+
+#[test]
+fn gui_checks_every_engine_before_the_page_opens() {
+    for (args, expect) in [
+        (
+            vec!["gui", "--port", "0", "--engine", "./no-such-engine"],
+            "engine 'no-such-engine' failed to start",
+        ),
+        (
+            vec!["gui", "--port", "0", "--engine", "builtin:random"],
+            "built-in player",
+        ),
+        (vec!["gui", "--port", "0", "--engine", "name=x"], "'name=x'"),
+    ] {
+        let output = lielow(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let error = stderr(&output);
+        assert!(error.contains(expect), "{args:?}: {error}");
+        assert!(
+            !error.contains("http://"),
+            "{args:?}: the page opened: {error}"
+        );
+    }
+}
