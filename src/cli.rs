@@ -5,12 +5,15 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+pub mod position_arg;
+
+use position_arg::{PositionArg, PositionArgError};
+
 use crate::analysis::command;
 use crate::analysis::command_error::AnalysisError;
 use crate::datagen::{DatagenError, EvalFlagError};
 use crate::matchplay::command::{run_match, run_openings};
 use crate::matchplay::command_error::{MatchError, OpeningsError};
-use crate::matchplay::openings::BadLfen;
 use crate::train::TrainError;
 use lielow_engine::bench;
 use lielow_engine::search::MAX_THREADS;
@@ -40,10 +43,14 @@ enum Command {
         /// from the start position overflow 64 bits past depth 11).
         #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH as i64))]
         depth: u32,
-        /// Start from this LFEN position instead of the start position.
-        #[arg(long)]
+        /// The position: `startpos` (the default), an LFEN, or either followed by `moves m1
+        /// m2 ...` (quote it: it holds spaces).
+        #[arg(conflicts_with = "fen")]
+        position: Option<String>,
+        /// The position, as a flag (the same as the positional POSITION, for older scripts).
+        #[arg(long, value_name = "POSITION")]
         fen: Option<String>,
-        /// Board size of the start position (ignored with --fen, whose board sets the size).
+        /// Board size of `startpos` (an LFEN's board sets its own size).
         #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
         size: usize,
         /// Print the count below each root move.
@@ -80,9 +87,9 @@ enum Command {
     /// Search the fixed bench positions to DEPTH (one thread, small hash) and print the total
     /// as `<N> nodes <M> nps`: the node count is the engine's signature.
     Bench {
-        /// Depth of each search (default: bench::DEFAULT_DEPTH).
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
-        depth: Option<u32>,
+        /// Depth of each search.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: u32,
         /// Search threads. The node count is the signature only with 1; more threads measure the
         /// time to reach the same depth (the parallel speed-up).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
@@ -97,8 +104,8 @@ enum Command {
 /// `lielow <command>: <error>` on stderr.
 #[derive(Debug)]
 pub enum CliError {
-    /// `lielow perft --fen` with a bad LFEN.
-    Perft(BadLfen),
+    /// `lielow perft` of a position that does not read.
+    Perft(PositionArgError),
     /// `lielow bench --eval` that does not load.
     Bench(EvalFlagError),
     /// `lielow match`.
@@ -229,15 +236,16 @@ fn run_command(command: Command) -> Result<i32, CliError> {
     match command {
         Command::Perft {
             depth,
+            position,
             fen,
             size,
             divide,
             threads,
         } => {
-            let position = match fen {
-                Some(text) => BadLfen::read(&text).map_err(CliError::Perft)?,
-                None => Position::start(BoardSize::from_n(size).expect("clap checked the size")),
-            };
+            let text = position.or(fen);
+            let position = PositionArg::read(text.as_deref().unwrap_or("startpos"), size)
+                .map_err(CliError::Perft)?
+                .position;
             run_perft(&position, depth, divide, threads as usize);
         }
         Command::Match(args) => run_match(&args).map_err(CliError::Match)?,
@@ -255,7 +263,6 @@ fn run_command(command: Command) -> Result<i32, CliError> {
             threads,
             eval,
         } => {
-            let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
             let network = EvalFlagError::load(&eval).map_err(CliError::Bench)?;
             let result = bench::run_with_threads(depth, threads as usize, network);
             eprintln!("time {} ms", result.time_ms);

@@ -27,8 +27,8 @@ fn by_game(games: Vec<GameSamples>) -> BTreeMap<u64, GameSamples> {
 fn runs_are_reproducible_resumable_and_shardable() {
     let dir = scratch("runs");
     let (one, two) = (dir.join("one.bin"), dir.join("two.bin"));
-    assert!(datagen(&one, &["--threads", "1"]).status.success());
-    assert!(datagen(&two, &["--threads", "2"]).status.success());
+    assert!(datagen(&one, &["--concurrency", "1"]).status.success());
+    assert!(datagen(&two, &["--concurrency", "2"]).status.success());
     let bytes = std::fs::read(&one).unwrap();
     assert_eq!(
         bytes,
@@ -38,7 +38,7 @@ fn runs_are_reproducible_resumable_and_shardable() {
     // Stopped mid-block, then resumed: the same file.
     let cut = dir.join("cut.bin");
     std::fs::write(&cut, &bytes[..bytes.len() * 2 / 3]).unwrap();
-    assert!(datagen(&cut, &["--threads", "2"]).status.success());
+    assert!(datagen(&cut, &["--concurrency", "2"]).status.success());
     assert_eq!(std::fs::read(&cut).unwrap(), bytes);
     // Two shards hold exactly the whole run's games.
     let whole = by_game(read_file(&one).unwrap());
@@ -56,10 +56,23 @@ fn runs_are_reproducible_resumable_and_shardable() {
     }
     assert_eq!(shards, whole);
     // Other settings into the same file: refused, file untouched.
-    let output = datagen(&one, &["--seed", "5", "--threads", "1"]);
+    let output = datagen(&one, &["--seed", "5", "--concurrency", "1"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("other settings"));
     assert_eq!(std::fs::read(&one).unwrap(), bytes);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn games_at_once_is_concurrency_and_threads_is_refused_naming_it() {
+    let dir = scratch("threads-flag");
+    let path = dir.join("data.bin");
+    let output = datagen(&path, &["--threads", "2"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--concurrency"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!path.exists(), "nothing is written");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

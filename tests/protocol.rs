@@ -42,11 +42,14 @@ impl Engine {
             }
         });
         let stdin = child.stdin.take();
-        Engine {
+        let engine = Engine {
             child,
             stdin,
             lines,
-        }
+        };
+        // The greeting comes first, before any input; every test starts after it.
+        assert_eq!(engine.recv(), greeting());
+        engine
     }
 
     fn send_bytes(&mut self, bytes: &[u8]) {
@@ -176,6 +179,52 @@ fn joined(moves: &[Move]) -> String {
         .map(Move::to_string)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The line the engine prints at start.
+fn greeting() -> String {
+    format!(
+        "lielow {} by the lielow developers: a Lielow engine speaking UGI (and UCI); 'help' \
+         lists the commands",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+#[test]
+fn the_engine_greets_in_one_line_and_help_lists_the_commands() {
+    // Engine::start has read the greeting (it fails otherwise); nothing else comes unasked.
+    let mut engine = Engine::start();
+    assert!(engine.sync().is_empty());
+    let help = engine.ask("help");
+    for command in [
+        "ugi",
+        "isready",
+        "setoption",
+        "uginewgame",
+        "position",
+        "go",
+        "stop",
+        "ponderhit",
+        "query",
+        "d",
+        "eval",
+        "bench",
+        "help",
+        "quit",
+    ] {
+        assert!(
+            help.iter()
+                .any(|line| line.split_whitespace().next() == Some(command)),
+            "{command} missing from {help:?}"
+        );
+    }
+    assert!(help.iter().all(|line| !is_error(line)), "{help:?}");
+    // The handshake still works after the greeting and help.
+    engine.send("ugi");
+    assert_eq!(
+        engine.until(|line| line == "ugiok").last().unwrap(),
+        "ugiok"
+    );
 }
 
 #[test]

@@ -17,22 +17,24 @@ use crate::matchplay::records::GameRecord;
 use lielow_engine::limits::Limits;
 use lielow_engine::search::{Searcher, MAX_THREADS};
 
+use crate::cli::position_arg::PositionArg;
 use crate::diagram::{self, Diagram};
 use crate::file_error::FileError;
 use crate::files::{self, Output};
-use lielow_rules::board::BoardSize;
 use lielow_rules::moves::{Move, MoveText};
 use lielow_rules::position::Position;
 
 /// Flags of `lielow board`.
 #[derive(Args, Debug)]
 pub struct BoardArgs {
-    /// The position: an LFEN (quote it: it holds a space) or `startpos`.
+    /// The position: `startpos`, an LFEN, or either followed by `moves m1 m2 ...` (quote it:
+    /// it holds spaces).
     position: String,
     /// Board size of `startpos` (an LFEN's board gives its own size).
     #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
     size: usize,
-    /// The move that led to the position: its squares are tinted.
+    /// The move that led to the position: its squares are tinted (default: the last of the
+    /// position's `moves`).
     #[arg(long, value_name = "MOVE")]
     last_move: Option<String>,
     /// A move drawn as an arrow (repeat for more).
@@ -41,22 +43,9 @@ pub struct BoardArgs {
     /// Red at the bottom.
     #[arg(long)]
     flip: bool,
-    /// Where the SVG goes (`-`: standard output).
+    /// Where the SVG goes (`-`, or no -o: standard output).
     #[arg(short, long, value_name = "FILE.svg")]
-    output: PathBuf,
-}
-
-/// Reads `startpos` (of `size`) or an LFEN.
-pub fn parse_position(text: &str, size: usize) -> Result<Position, AnalysisError> {
-    if text.trim() == "startpos" {
-        return Ok(Position::start(
-            BoardSize::from_n(size).ok_or(AnalysisError::Size)?,
-        ));
-    }
-    Position::from_lfen(text).map_err(|error| AnalysisError::Position {
-        text: text.to_owned(),
-        error,
-    })
+    output: Option<PathBuf>,
 }
 
 /// A move in canonical notation whose squares lie on `position`'s board: arrows and the last
@@ -105,12 +94,12 @@ fn shown_name(name: &str) -> String {
 
 /// `lielow board`: draws the position.
 pub fn run_board(args: &BoardArgs) -> Result<(), AnalysisError> {
-    let position = parse_position(&args.position, args.size)?;
-    let last_move = args
-        .last_move
-        .as_deref()
-        .map(|text| parse_drawn_move(text, &position, "--last-move"))
-        .transpose()?;
+    let played = PositionArg::read(&args.position, args.size)?;
+    let position = played.position;
+    let last_move = match args.last_move.as_deref() {
+        Some(text) => Some(parse_drawn_move(text, &position, "--last-move")?),
+        None => played.moves.last().copied(),
+    };
     let arrows = args
         .arrow
         .iter()
@@ -124,7 +113,8 @@ pub fn run_board(args: &BoardArgs) -> Result<(), AnalysisError> {
             flipped: args.flip,
         },
     );
-    Ok(write_output(&args.output, &picture)?)
+    let output = args.output.as_deref().unwrap_or(Path::new("-"));
+    Ok(write_output(output, &picture)?)
 }
 
 /// How `lielow solve` proves.
@@ -140,7 +130,8 @@ pub enum Method {
 /// Flags of `lielow solve`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// The position: an LFEN (quote it: it holds a space) or `startpos`.
+    /// The position: `startpos`, an LFEN, or either followed by `moves m1 m2 ...` (quote it:
+    /// it holds spaces).
     position: String,
     /// Board size of `startpos`.
     #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
@@ -164,7 +155,7 @@ pub struct SolveArgs {
 
 /// `lielow solve`: proves the position's value and prints it.
 pub fn run_solve(args: &SolveArgs) -> Result<(), AnalysisError> {
-    let position = parse_position(&args.position, args.size)?;
+    let position = PositionArg::read(&args.position, args.size)?.position;
     if position.is_game_over() {
         return Err(SolveError::GameOver.into());
     }
@@ -176,6 +167,58 @@ pub fn run_solve(args: &SolveArgs) -> Result<(), AnalysisError> {
         None => None,
     };
     let started = Instant::now();
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || report_progress(&finished, started, args.max_nodes, time));
+        let result = prove(args, &position, time, started);
+        drop(done);
+        result
+    })
+}
+
+/// How often `lielow solve` says it is still at work.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// Says on stderr, every [`PROGRESS_EVERY`] until `finished` closes, how long the proof has run
+/// and what its budget is: a search of millions of nodes is otherwise silent for minutes.
+fn report_progress(
+    finished: &std::sync::mpsc::Receiver<()>,
+    started: Instant,
+    max_nodes: u64,
+    time: Option<Duration>,
+) {
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let budget = match time {
+        Some(time) => format!("{max_nodes} nodes or {} s", time.as_secs_f64()),
+        None => format!("{max_nodes} nodes"),
+    };
+    let mut said = false;
+    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+        finished.recv_timeout(PROGRESS_EVERY)
+    {
+        let line = format!(
+            "lielow solve: still proving after {} s (budget: {budget})",
+            started.elapsed().as_secs()
+        );
+        if terminal {
+            eprint!("\r{line:<70}");
+        } else {
+            eprintln!("{line}");
+        }
+        said = true;
+    }
+    if terminal && said {
+        eprintln!();
+    }
+}
+
+/// The proof of `lielow solve`, printed.
+fn prove(
+    args: &SolveArgs,
+    position: &Position,
+    time: Option<Duration>,
+    started: Instant,
+) -> Result<(), AnalysisError> {
     match args.method {
         Method::Dfpn => {
             let budget = Budget {
@@ -184,7 +227,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<(), AnalysisError> {
                 stop: None,
             };
             let solution =
-                solve::solve_on_big_stack(&position, &budget, args.threads as usize, args.verify)?;
+                solve::solve_on_big_stack(position, &budget, args.threads as usize, args.verify)?;
             let line = |moves: &[Move]| {
                 moves
                     .iter()
@@ -237,7 +280,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<(), AnalysisError> {
                 ..Limits::default()
             };
             let stop = AtomicBool::new(false);
-            let result = searcher.search(&position, &limits, &stop, &mut |_| {});
+            let result = searcher.search(position, &limits, &stop, &mut |_| {});
             match result.score.mate_moves() {
                 Some(moves) if moves > 0 => println!(
                     "win in {moves}: {}",
@@ -316,19 +359,12 @@ struct GameToReview {
     players: Option<(String, String, String)>,
 }
 
-/// "startpos moves ..." or "<LFEN> moves ...".
+/// "startpos moves ..." or "<LFEN> moves ...", read as every command reads a position.
 fn parse_game(text: &str, size: usize) -> Result<GameToReview, AnalysisError> {
-    let (position_text, moves_text) = match text.split_once(" moves") {
-        Some((position, moves)) => (position, moves),
-        None => (text, ""),
-    };
-    let start = parse_position(position_text, size)?;
-    let (_, moves) = start
-        .replay(moves_text.split_whitespace())
-        .map_err(AnalysisError::GameMove)?;
+    let played = PositionArg::read(text, size).map_err(AnalysisError::Game)?;
     Ok(GameToReview {
-        start,
-        moves,
+        start: played.start,
+        moves: played.moves,
         title: "Game".to_owned(),
         players: None,
     })

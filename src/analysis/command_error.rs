@@ -6,25 +6,18 @@ use std::fmt;
 use std::path::PathBuf;
 
 use lielow_engine::ugi::shown;
-use lielow_rules::lfen::LfenError;
 use lielow_rules::moves::MoveTextError;
 
 use super::solve::SolveError;
+use crate::cli::position_arg::PositionArgError;
 use crate::file_error::FileError;
 use crate::matchplay::records::RecordError;
 
 /// Why a picture, a proof or a review cannot be made.
 #[derive(Debug)]
 pub enum AnalysisError {
-    /// `startpos` of a size other than 8 or 9.
-    Size,
-    /// The position is no LFEN.
-    Position {
-        /// The text given.
-        text: String,
-        /// What is wrong.
-        error: LfenError,
-    },
+    /// The position does not read (or a move of it cannot be played).
+    Position(PositionArgError),
     /// A move to draw (`--last-move`, `--arrow`) does not read.
     DrawnMove {
         /// The flag.
@@ -53,8 +46,8 @@ pub enum AnalysisError {
     Search(String),
     /// Neither a records file nor `--game`.
     NoGame,
-    /// A move of `--game` is illegal (the rules' error names it and its number).
-    GameMove(lielow_rules::ReplayError),
+    /// The game of `--game` does not read (a bad position, or a move that cannot be played).
+    Game(PositionArgError),
     /// `--game` with a records file is not a game number.
     GameNumber(String),
     /// A game of the records file is not a record.
@@ -80,10 +73,7 @@ pub enum AnalysisError {
 impl fmt::Display for AnalysisError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AnalysisError::Size => f.write_str("the size is 8 or 9"),
-            AnalysisError::Position { text, error } => {
-                write!(f, "position '{}': {error}", shown(text))
-            }
+            AnalysisError::Position(error) => error.fmt(f),
             AnalysisError::DrawnMove { flag, text, error } => {
                 write!(f, "{flag} '{}': {error}", shown(text))
             }
@@ -99,7 +89,7 @@ impl fmt::Display for AnalysisError {
             AnalysisError::NoGame => {
                 f.write_str("give a records file, or a game with --game \"startpos moves ...\"")
             }
-            AnalysisError::GameMove(error) => write!(f, "--game: {error}"),
+            AnalysisError::Game(error) => write!(f, "--game: {error}"),
             AnalysisError::GameNumber(text) => write!(
                 f,
                 "--game '{}': with a records file, the game's number (from 1)",
@@ -124,7 +114,7 @@ impl std::error::Error for AnalysisError {
             AnalysisError::File(error) => Some(error),
             AnalysisError::Solve(error) => Some(error),
             AnalysisError::Record { error, .. } => Some(error),
-            AnalysisError::GameMove(error) => Some(error),
+            AnalysisError::Position(error) | AnalysisError::Game(error) => Some(error),
             _ => None,
         }
     }
@@ -133,6 +123,12 @@ impl std::error::Error for AnalysisError {
 impl From<FileError> for AnalysisError {
     fn from(error: FileError) -> AnalysisError {
         AnalysisError::File(error)
+    }
+}
+
+impl From<PositionArgError> for AnalysisError {
+    fn from(error: PositionArgError) -> AnalysisError {
+        AnalysisError::Position(error)
     }
 }
 

@@ -74,8 +74,12 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once (one search thread each; default: the machine's cores).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
-    threads: Option<u32>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    concurrency: Option<u32>,
+    /// Refused with a message naming --concurrency: everywhere else `--threads` is a search's
+    /// threads, and a datagen game is searched by one thread so that it is reproducible.
+    #[arg(long, hide = true, value_name = "N")]
+    threads: Option<String>,
     /// Play only share K of N of the games.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
@@ -250,6 +254,8 @@ pub enum DatagenError {
     },
     /// The output to resume holds games of another order (another shard).
     OutOfOrder(PathBuf),
+    /// `--threads`, which would mean search threads: games at once is `--concurrency`.
+    ThreadsFlag,
     /// Writing games failed during the run.
     WriteFailed {
         /// The file.
@@ -263,6 +269,10 @@ impl std::fmt::Display for DatagenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DatagenError::Eval(error) => error.fmt(f),
+            DatagenError::ThreadsFlag => f.write_str(
+                "--threads: each game is searched by one thread (so that it is reproducible); \
+                 the games played at once are --concurrency N",
+            ),
             DatagenError::File(error) => error.fmt(f),
             DatagenError::Data { path, error } => write!(f, "{}: {error}", path.display()),
             DatagenError::OtherSettings { path, settings } => write!(
@@ -298,6 +308,9 @@ impl From<FileError> for DatagenError {
 
 /// `lielow datagen`: plays and writes the games (or resumes a run).
 pub fn run(args: &DatagenArgs) -> Result<(), DatagenError> {
+    if args.threads.is_some() {
+        return Err(DatagenError::ThreadsFlag);
+    }
     let settings = Settings {
         sizes: args.size,
         nodes: args.nodes,
@@ -365,7 +378,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), DatagenError> {
         );
         return Ok(());
     }
-    let threads = args.threads.map_or_else(
+    let threads = args.concurrency.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
     );

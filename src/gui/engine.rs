@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio::sync::mpsc::Sender as EventSender;
 
+use super::EngineConfig;
 use crate::matchplay::process::{EngineProcess, SpawnError};
 use lielow_engine::limits::Limits;
 use lielow_engine::ugi::client::{self, Client, ClientError, Heard, Lines, Next, Said};
@@ -156,12 +157,13 @@ pub struct EngineHandle {
 }
 
 impl EngineHandle {
-    /// Starts the thread for `argv`; events go to `events`. The process itself starts at the
-    /// first search.
-    pub fn start(name: String, argv: Vec<String>, events: EventSender<Event>) -> EngineHandle {
+    /// Starts the thread for `config`'s engine; events go to `events`. The process itself
+    /// starts at the first search, and gets the config's options after each handshake.
+    pub fn start(config: &EngineConfig, events: EventSender<Event>) -> EngineHandle {
         let (orders, inbox) = mpsc::channel();
         let feed = orders.clone();
-        thread::spawn(move || EngineThread::new(name, argv, events, feed).run(inbox));
+        let config = config.clone();
+        thread::spawn(move || EngineThread::new(config, events, feed).run(inbox));
         EngineHandle { orders }
     }
 
@@ -216,6 +218,8 @@ impl Lines for Inbox<'_> {
 struct EngineThread {
     name: String,
     argv: Vec<String>,
+    /// The `option.NAME=VALUE` settings of the command line, sent after each handshake.
+    options: Vec<(String, String)>,
     events: EventSender<Event>,
     /// Where the reader thread of each process sends the engine's lines.
     feed: Sender<Message>,
@@ -231,15 +235,11 @@ struct EngineThread {
 }
 
 impl EngineThread {
-    fn new(
-        name: String,
-        argv: Vec<String>,
-        events: EventSender<Event>,
-        feed: Sender<Message>,
-    ) -> Self {
+    fn new(config: EngineConfig, events: EventSender<Event>, feed: Sender<Message>) -> Self {
         EngineThread {
-            name,
-            argv,
+            name: config.name,
+            argv: config.argv,
+            options: config.options,
             events,
             feed,
             running: None,
@@ -294,9 +294,10 @@ impl EngineThread {
             id,
         });
         self.lines = 1;
+        let options = self.options.clone();
         let mut client = self.client(inbox).expect("started above");
         client
-            .handshake(&[], HANDSHAKE_TIMEOUT)
+            .handshake(&options, HANDSHAKE_TIMEOUT)
             .map(drop)
             .map_err(EngineError::Protocol)
     }

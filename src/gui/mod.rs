@@ -17,18 +17,20 @@ pub mod server;
 pub mod sessions;
 
 use std::fmt;
-use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::matchplay::process::{split_command_line, CommandLineError};
+use crate::matchplay::command::{group_engine_words, parse_engine, start_check};
+use crate::matchplay::command_error::MatchError;
+use crate::matchplay::engine_spec::{EngineKind, EngineSpec};
 
 /// Flags of `lielow gui`.
 #[derive(Args, Debug)]
 pub struct GuiArgs {
-    /// An engine to play and analyse with: its command line (split like a shell does), then
-    /// optionally `name=NAME` (repeat --engine for more; default: this program).
-    #[arg(long, num_args = 1.., value_name = "CMD [name=N]")]
+    /// An engine to play and analyse with, given as to `lielow match`: its command line (split
+    /// like a shell does), then optionally `name=NAME` and `option.NAME=VALUE` settings, which
+    /// belong to the engine before them (repeat --engine for more; default: this program).
+    #[arg(long, num_args = 1.., value_name = "CMD [name=N] [option.NAME=V]")]
     engine: Vec<String>,
     /// The port to listen on (127.0.0.1 only); 0 picks a free one.
     #[arg(long, default_value_t = 7878)]
@@ -45,15 +47,22 @@ pub struct EngineConfig {
     pub name: String,
     /// The command line.
     pub argv: Vec<String>,
+    /// UGI options, sent after the handshake (`option.NAME=VALUE`).
+    pub options: Vec<(String, String)>,
 }
+
+/// How long the start check waits for an engine's `ugiok` and `readyok`.
+const START_CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Why `lielow gui` cannot start.
 #[derive(Debug)]
 pub enum GuiError {
-    /// `name=NAME` before any engine command.
-    NameFirst(String),
-    /// An engine's command line does not split into words.
-    CommandLine(CommandLineError),
+    /// An `--engine` that does not read, or an engine that does not start: the words as
+    /// `lielow match` reads them, and the same start check.
+    Engine(MatchError),
+    /// A built-in player or a match-only setting (`movetime=`, `ponder`): the GUI plays only
+    /// UGI programs, under its own limits.
+    NotForGui(String),
     /// This program's own path (the default engine) is unknown.
     OwnPath(std::io::Error),
     /// The port cannot be listened on.
@@ -68,8 +77,8 @@ pub enum GuiError {
 impl fmt::Display for GuiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GuiError::NameFirst(word) => write!(f, "'{word}' comes before any engine"),
-            GuiError::CommandLine(error) => error.fmt(f),
+            GuiError::Engine(error) => error.fmt(f),
+            GuiError::NotForGui(what) => write!(f, "--engine {what}"),
             GuiError::OwnPath(error) => write!(f, "cannot find this program: {error}"),
             GuiError::Listen { port, reason } => {
                 write!(f, "cannot listen on 127.0.0.1:{port}: {reason}")
@@ -80,41 +89,125 @@ impl fmt::Display for GuiError {
 
 impl std::error::Error for GuiError {}
 
-/// The engines of the command line; this program when none is given.
+/// One `--engine` group as the GUI takes it: a UGI program with a name and options.
+fn gui_engine(spec: EngineSpec) -> Result<EngineConfig, GuiError> {
+    let EngineKind::Command(argv) = spec.kind else {
+        return Err(GuiError::NotForGui(format!(
+            "'{}': a built-in player is no UGI engine; give a program",
+            spec.name
+        )));
+    };
+    if spec.movetime.is_some() || spec.ponder {
+        return Err(GuiError::NotForGui(format!(
+            "'{}': movetime= and ponder are lielow match's settings; the page sets its own limits",
+            spec.name
+        )));
+    }
+    Ok(EngineConfig {
+        name: spec.name,
+        argv,
+        options: spec.options,
+    })
+}
+
+/// The engines of the command line, read as `lielow match` reads them; this program when none
+/// is given.
 fn engines(args: &GuiArgs) -> Result<Vec<EngineConfig>, GuiError> {
-    let mut engines: Vec<EngineConfig> = Vec::new();
-    for word in &args.engine {
-        if let Some(name) = word.strip_prefix("name=") {
-            let last = engines
-                .last_mut()
-                .ok_or_else(|| GuiError::NameFirst(word.clone()))?;
-            last.name = name.to_owned();
-            continue;
-        }
-        let argv = split_command_line(word).map_err(GuiError::CommandLine)?;
-        let name = PathBuf::from(&argv[0])
-            .file_name()
-            .map_or(argv[0].clone(), |n| n.to_string_lossy().into_owned());
-        engines.push(EngineConfig { name, argv });
+    let mut engines = Vec::new();
+    for words in group_engine_words(&args.engine).map_err(GuiError::Engine)? {
+        engines.push(gui_engine(parse_engine(&words).map_err(GuiError::Engine)?)?);
     }
     if engines.is_empty() {
         let me = std::env::current_exe().map_err(GuiError::OwnPath)?;
         engines.push(EngineConfig {
             name: "lielow".to_owned(),
             argv: vec![me.display().to_string()],
+            options: Vec::new(),
         });
     }
     Ok(engines)
 }
 
+/// Starts each engine once with its options before the page opens, as `lielow match` does: a
+/// wrong command fails here, not on the page. What an engine said about its options is shown.
+fn check_engines(engines: &[EngineConfig]) -> Result<(), GuiError> {
+    for engine in engines {
+        let spec = EngineSpec {
+            name: engine.name.clone(),
+            kind: EngineKind::Command(engine.argv.clone()),
+            options: engine.options.clone(),
+            movetime: None,
+            ponder: false,
+        };
+        for note in start_check(&spec, START_CHECK_TIMEOUT).map_err(GuiError::Engine)? {
+            eprintln!("lielow gui: engine '{}' said: {note}", engine.name);
+        }
+    }
+    Ok(())
+}
+
 /// `lielow gui`: returns the exit code.
 pub fn run(args: &GuiArgs) -> i32 {
-    let result = engines(args).and_then(|engines| server::serve(engines, args.port, args.open));
+    let result = engines(args).and_then(|engines| {
+        check_engines(&engines)?;
+        server::serve(engines, args.port, args.open)
+    });
     match result {
         Ok(()) => 0,
         Err(error) => {
             eprintln!("lielow gui: {error}");
             2
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(engine: &[&str]) -> GuiArgs {
+        GuiArgs {
+            engine: engine.iter().map(|word| word.to_string()).collect(),
+            port: 0,
+            open: false,
+        }
+    }
+
+    #[test]
+    fn engine_settings_belong_to_the_engine_before_them() {
+        let engines = engines(&args(&[
+            "./lielow",
+            "name=one",
+            "option.Threads=2",
+            "option.Hash=64",
+            "/bin/other --flag",
+        ]))
+        .unwrap();
+        assert_eq!(engines.len(), 2, "{engines:?}");
+        assert_eq!(engines[0].name, "one");
+        assert_eq!(engines[0].argv, ["./lielow"]);
+        assert_eq!(
+            engines[0].options,
+            [
+                ("Threads".to_owned(), "2".to_owned()),
+                ("Hash".to_owned(), "64".to_owned())
+            ]
+        );
+        assert_eq!(engines[1].name, "other");
+        assert_eq!(engines[1].argv, ["/bin/other", "--flag"]);
+        assert!(engines[1].options.is_empty());
+    }
+
+    #[test]
+    fn what_the_gui_cannot_use_is_refused() {
+        for words in [
+            &["name=x"][..],
+            &["builtin:random"],
+            &["./lielow", "movetime=50"],
+            &["./lielow", "ponder"],
+            &["./lielow", "option.=1"],
+        ] {
+            assert!(engines(&args(words)).is_err(), "{words:?}");
         }
     }
 }

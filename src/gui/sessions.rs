@@ -79,9 +79,7 @@ impl Sessions {
             let engines = self
                 .engines
                 .iter()
-                .map(|config| {
-                    EngineHandle::start(config.name.clone(), config.argv.clone(), sender.clone())
-                })
+                .map(|config| EngineHandle::start(config, sender.clone()))
                 .collect();
             open.insert(name.clone(), engines);
         }

@@ -374,24 +374,30 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, MatchError> {
 /// Starts each external engine once, so a wrong command fails before the match, not as a lost game.
 fn check_engines(config: &MatchConfig) -> Result<(), MatchError> {
     for spec in &config.engines {
-        if let EngineKind::Command(argv) = &spec.kind {
-            let timeouts = Timeouts {
-                handshake: config.timeout,
-            };
-            let mut engine = UgiEngine::new(argv.clone(), spec.options.clone(), timeouts);
-            engine
-                .ensure_started()
-                .map_err(|failure| MatchError::EngineStart {
-                    name: spec.name.clone(),
-                    detail: failure.detail,
-                })?;
-            for note in &engine.handshake_notes {
-                eprintln!("lielow match: engine '{}' said: {note}", spec.name);
-            }
-            engine.shut_down();
+        for note in start_check(spec, config.timeout)? {
+            eprintln!("lielow match: engine '{}' said: {note}", spec.name);
         }
     }
     Ok(())
+}
+
+/// Starts an external engine once (handshake, its options, `isready`) and shuts it down:
+/// what it said about its options, or why it did not start. A built-in player passes.
+pub fn start_check(spec: &EngineSpec, timeout: Duration) -> Result<Vec<String>, MatchError> {
+    let EngineKind::Command(argv) = &spec.kind else {
+        return Ok(Vec::new());
+    };
+    let timeouts = Timeouts { handshake: timeout };
+    let mut engine = UgiEngine::new(argv.clone(), spec.options.clone(), timeouts);
+    engine
+        .ensure_started()
+        .map_err(|failure| MatchError::EngineStart {
+            name: spec.name.clone(),
+            detail: failure.detail,
+        })?;
+    let notes = std::mem::take(&mut engine.handshake_notes);
+    engine.shut_down();
+    Ok(notes)
 }
 
 /// The files a match reads: the openings and the `--merge` summaries.
@@ -509,6 +515,7 @@ pub fn run_openings(args: &OpeningsArgs) -> Result<(), OpeningsError> {
             seed: args.seed,
             balanced: args.balanced_depth.map(|d| (d, args.max_eval)),
         })
+        .map_err(OpeningsError::Plies)?
     };
     let mut out = std::io::stdout().lock();
     for position in &found {

@@ -199,6 +199,8 @@ pub enum OpeningsError {
     Size,
     /// `--count` beyond [`MAX_OPENINGS`].
     Count(usize),
+    /// `--plies` longer than any random game lasts.
+    Plies(TooManyPlies),
     /// Fewer distinct positions than asked were found (exit status 1).
     TooFew {
         /// How many were found.
@@ -214,7 +216,7 @@ impl OpeningsError {
     /// The exit status: 2 for bad flags, 1 for a run that could not deliver.
     pub fn exit_code(&self) -> i32 {
         match self {
-            OpeningsError::Size | OpeningsError::Count(_) => 2,
+            OpeningsError::Size | OpeningsError::Count(_) | OpeningsError::Plies(_) => 2,
             OpeningsError::TooFew { .. } | OpeningsError::StdoutClosed => 1,
         }
     }
@@ -232,6 +234,7 @@ impl fmt::Display for OpeningsError {
             OpeningsError::Count(count) => {
                 write!(f, "--count {count}: give at most {MAX_OPENINGS} openings")
             }
+            OpeningsError::Plies(error) => write!(f, "--plies: {error}"),
             OpeningsError::TooFew { found, asked } => write!(
                 f,
                 "found only {found} distinct positions (asked for {asked})"

@@ -353,21 +353,30 @@ pub struct OpeningFilter {
 }
 
 /// Distinct random positions after `plies` plies (not over, optionally balanced by a shallow
-/// search); fewer than asked when a generous number of tries cannot find more.
-pub fn generate(filter: &OpeningFilter) -> Vec<Position> {
+/// search); fewer than asked when a generous number of tries cannot find more, and an error
+/// when no random game lasts that long (as for [`random_openings`]).
+pub fn generate(filter: &OpeningFilter) -> Result<Vec<Position>, TooManyPlies> {
     let mut rng = StdRng::seed_from_u64(filter.seed);
     let mut seen = HashSet::new();
     let mut found = Vec::with_capacity(filter.count);
     let mut searcher = Searcher::new();
     let stop = AtomicBool::new(false);
     let max_attempts = 200 * filter.count + 10_000;
-    for _ in 0..max_attempts {
+    let mut any_lasted = false;
+    for attempt in 1..=max_attempts {
         if found.len() == filter.count {
             break;
         }
         let Some(opening) = random_opening(filter.size, filter.plies, &mut rng) else {
+            if !any_lasted && attempt >= RANDOM_OPENING_FAILURES {
+                return Err(TooManyPlies {
+                    plies: filter.plies,
+                    tries: attempt,
+                });
+            }
             continue;
         };
+        any_lasted = true;
         let position = opening.position();
         if !seen.insert(position.key()) {
             continue;
@@ -385,5 +394,5 @@ pub fn generate(filter: &OpeningFilter) -> Vec<Position> {
         }
         found.push(position);
     }
-    found
+    Ok(found)
 }

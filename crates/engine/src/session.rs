@@ -168,6 +168,7 @@ impl Engine {
             Command::Display => self
                 .out
                 .send(&ugi::board_picture(&self.position, self.moves.len())),
+            Command::Help => self.out.send(&ugi::help_text()),
             Command::Eval => self.out.send(&ugi::eval_report(
                 &self.position,
                 self.settings.search.network.as_deref(),
@@ -523,9 +524,11 @@ fn read_line(
     Ok(true)
 }
 
-/// Runs the protocol on `input` / `output` until `quit` or end of input; returns the exit code.
+/// Runs the protocol on `input` / `output` until `quit` or end of input, after the one-line
+/// [greeting](ugi::greeting); returns the exit code.
 pub fn run(mut input: impl BufRead, output: Box<dyn Write + Send>) -> i32 {
     let mut engine = Engine::new(Output::new(output));
+    engine.out.send(&ugi::greeting());
     let mut buffer = Vec::with_capacity(4096);
     let mut too_long = false;
     loop {

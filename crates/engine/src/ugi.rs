@@ -67,7 +67,54 @@ pub enum Command {
     Eval,
     /// `bench [depth]`.
     Bench(Option<u32>),
+    /// `help`: the list of commands.
+    Help,
 }
+
+/// Every command the engine reads, with what follows it: the one list `help` prints
+/// ([`help_text`]), checked against the parser by a test so that neither can lose a command.
+pub const COMMANDS: [(&str, &str); 14] = [
+    (
+        "ugi",
+        "the handshake: id, options, ugiok (also `uci` ... uciok)",
+    ),
+    (
+        "isready",
+        "answered by readyok once every earlier command is done",
+    ),
+    (
+        "setoption",
+        "name <NAME> value <VALUE> (the options the handshake lists)",
+    ),
+    (
+        "uginewgame",
+        "a new game: the start position, a cleared table (also `ucinewgame`)",
+    ),
+    (
+        "position",
+        "startpos | fen <LFEN>, then optionally moves <m1> <m2> ...",
+    ),
+    (
+        "go",
+        "[depth D] [nodes N] [movetime MS] [mate N] [infinite] [ponder] [p1time MS p2time MS \
+         p1inc MS p2inc MS (or wtime btime winc binc)] [movestogo N] [searchmoves <m>...]; \
+         go perft D",
+    ),
+    ("stop", "ends the search: its bestmove follows"),
+    (
+        "ponderhit",
+        "the expected move was played: the ponder search goes on, on the clock",
+    ),
+    ("query", "gameover | p1turn | result | fen | moves"),
+    ("d", "the board as text"),
+    ("eval", "the static evaluation's terms"),
+    (
+        "bench",
+        "[DEPTH]: the fixed positions searched, `<N> nodes <M> nps`",
+    ),
+    ("help", "this list"),
+    ("quit", "ends the program (so does the end of input)"),
+];
 
 /// Why a line was refused. Input text quoted in a message is shortened and cleaned by [`shown`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,8 +247,8 @@ use position::parse_position;
 pub use position::{lfen_word, PositionCommand, Start};
 pub use reply::{
     bestmove_line, bestmove_ponder_line, board_picture, currmove_line, error_line, eval_report,
-    game_over_line, handshake, ignored_words_line, info_line, read_info, report_line, response,
-    warning_line, InfoFields,
+    game_over_line, greeting, handshake, help_text, ignored_words_line, info_line, read_info,
+    report_line, response, warning_line, InfoFields,
 };
 
 type Tokens<'a> = std::str::SplitWhitespace<'a>;
@@ -227,6 +274,7 @@ impl FromStr for Command {
             "quit" => simple("quit", tokens, Command::Quit),
             "d" => simple("d", tokens, Command::Display),
             "eval" => simple("eval", tokens, Command::Eval),
+            "help" => simple("help", tokens, Command::Help),
             "setoption" => options::parse_setoption(tokens).map(Command::SetOption),
             "position" => parse_position(tokens).map(Command::Position),
             "go" => go::parse_go(tokens),
@@ -306,6 +354,33 @@ mod tests {
             assert!(parse(line).is_err(), "{line}");
         }
         assert_eq!(parse("bench 3"), Ok(Command::Bench(Some(3))));
+    }
+
+    #[test]
+    fn help_lists_every_command_the_parser_reads_and_every_go_word() {
+        for (name, _) in COMMANDS {
+            assert!(
+                !matches!(parse(name), Err(CommandError::UnknownCommand(_))),
+                "{name} is listed but not read"
+            );
+        }
+        let help = help_text();
+        for (name, _) in COMMANDS {
+            assert!(
+                help.lines()
+                    .any(|line| line.split_whitespace().next() == Some(name)),
+                "{name}"
+            );
+        }
+        for (word, _) in go::GO_WORDS {
+            let go_line = help.lines().find(|line| line.starts_with("go ")).unwrap();
+            assert!(
+                go_line.contains(word),
+                "go {word} is not in help: {go_line}"
+            );
+        }
+        assert_eq!(parse("help"), Ok(Command::Help));
+        assert!(parse("help me").is_err());
     }
 
     #[test]

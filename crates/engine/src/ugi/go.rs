@@ -23,7 +23,7 @@ pub const MAX_IGNORED_SHOWN: usize = 8;
 
 /// What a word of `go` sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum GoWord {
+pub(super) enum GoWord {
     Perft,
     Ponder,
     Mate,
@@ -41,7 +41,7 @@ enum GoWord {
 /// Every word `go` knows: [`parse_go`] reads them (and a `searchmoves` list ends at any of
 /// them), and [`go_line`] writes each with its first spelling here. The clock fields have their
 /// UGI names first, then UCI's aliases (white = Blue = p1).
-const GO_WORDS: [(&str, GoWord); 17] = [
+pub(super) const GO_WORDS: [(&str, GoWord); 17] = [
     ("perft", GoWord::Perft),
     ("ponder", GoWord::Ponder),
     ("mate", GoWord::Mate),

@@ -4,19 +4,47 @@
 
 use std::fmt;
 
-use super::{Dialect, Query, OPTIONS};
+use super::{Dialect, Query, COMMANDS, OPTIONS};
 use crate::score::Score;
 use crate::search::{CurrentMove, Info, Report};
 use lielow_rules::board::Side;
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 
+/// The engine's name and version, as `id name` and the greeting give them.
+fn engine_name() -> String {
+    format!("lielow {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Who wrote the engine, as `id author` and the greeting give it.
+const AUTHOR: &str = "the lielow developers";
+
+/// The line the engine prints at start, before reading anything (as Stockfish does): what it
+/// is and how to learn more. Clients read up to `ugiok` and skip it.
+pub fn greeting() -> String {
+    format!(
+        "{} by {AUTHOR}: a Lielow engine speaking UGI (and UCI); 'help' lists the commands",
+        engine_name()
+    )
+}
+
+/// The answer to `help`: one line per command of [`COMMANDS`], its name then what follows it.
+pub fn help_text() -> String {
+    let width = COMMANDS
+        .iter()
+        .map(|(name, _)| name.len())
+        .max()
+        .unwrap_or(0);
+    COMMANDS
+        .iter()
+        .map(|(name, what)| format!("{name:<width$}  {what}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The answer to `ugi` / `uci`: id lines, one line per listed option, then `ugiok` / `uciok`.
 pub fn handshake(dialect: Dialect) -> String {
-    let mut text = format!(
-        "id name lielow {}\nid author the lielow developers\n",
-        env!("CARGO_PKG_VERSION")
-    );
+    let mut text = format!("id name {}\nid author {AUTHOR}\n", engine_name());
     for option in OPTIONS {
         text.push_str(&option.handshake_line());
         text.push('\n');
