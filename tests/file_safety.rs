@@ -28,12 +28,7 @@ fn shard_summaries(dir: &Path) -> (PathBuf, PathBuf) {
     let files: Vec<PathBuf> = (1..=2)
         .map(|k| {
             let json = dir.join(format!("shard{k}.json"));
-            let out = lielow(&[
-                "match",
-                "--engine",
-                "builtin:random",
-                "--engine",
-                "builtin:greedy",
+            let out = random_vs_greedy(&[
                 "--games",
                 "4",
                 "--shard",
@@ -75,6 +70,19 @@ fn fifo(dir: &Path) -> PathBuf {
         .unwrap();
     assert!(status.success());
     fifo
+}
+
+/// `lielow match` between the built-in random and greedy players, with `extra` flags.
+fn random_vs_greedy(extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "match",
+        "--engine",
+        "builtin:random",
+        "--engine",
+        "builtin:greedy",
+    ];
+    args.extend_from_slice(extra);
+    lielow(&args)
 }
 
 #[test]
@@ -127,17 +135,7 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
 fn a_torn_last_record_is_left_out_with_a_warning() {
     let dir = scratch("torn");
     let records = dir.join("games.txt");
-    let out = lielow(&[
-        "match",
-        "--engine",
-        "builtin:random",
-        "--engine",
-        "builtin:greedy",
-        "--games",
-        "2",
-        "--records",
-        &path(&records),
-    ]);
+    let out = random_vs_greedy(&["--games", "2", "--records", &path(&records)]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&records).unwrap();
     let torn = &text[..text.len() - 20];
@@ -279,15 +277,7 @@ fn special_files_are_refused_without_blocking() {
 
 #[test]
 fn counts_are_bounded_and_checked() {
-    let out = lielow(&[
-        "match",
-        "--engine",
-        "builtin:random",
-        "--engine",
-        "builtin:greedy",
-        "--shard",
-        "1/1000000000000",
-    ]);
+    let out = random_vs_greedy(&["--shard", "1/1000000000000"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("N <= 10000"), "{}", stderr(&out));
     for count in ["18446744073709551615", "10000000000"] {
@@ -325,12 +315,7 @@ fn counts_are_bounded_and_checked() {
 fn sprt_parameters_read_back_are_checked() {
     let dir = scratch("sprt");
     let json = dir.join("sprt.json");
-    let out = lielow(&[
-        "match",
-        "--engine",
-        "builtin:random",
-        "--engine",
-        "builtin:greedy",
+    let out = random_vs_greedy(&[
         "--games",
         "2",
         "--sprt",
