@@ -25,6 +25,8 @@
 
 use std::fmt;
 
+use crate::time::PacingWeights;
+
 /// Switches and numbers of the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
@@ -110,6 +112,25 @@ pub struct Params {
     pub iir_min_depth: i32,
     /// A cut-off's history bonus in hundredths of depth^2 (the tried quiet moves lose as much).
     pub history_bonus: i32,
+    /// The network's output is rounded to a multiple of this (1: as it comes). Scores a few
+    /// centi-stacks apart are ties the network cannot tell apart, and coarser steps let the
+    /// search cut on them instead of re-searching for a 1-point gain.
+    pub eval_grain: i32,
+    /// Pace the clock by how hard the move is ([`crate::time::Pacing`]); off: every move gets
+    /// the planned share of the clock.
+    pub time_pacing: bool,
+    /// [`PacingWeights::stable_base`].
+    pub pace_stable_base: i32,
+    /// [`PacingWeights::stable_step`].
+    pub pace_stable_step: i32,
+    /// [`PacingWeights::stable_min`].
+    pub pace_stable_min: i32,
+    /// [`PacingWeights::falling`].
+    pub pace_falling: i32,
+    /// [`PacingWeights::effort_base`].
+    pub pace_effort_base: i32,
+    /// [`PacingWeights::effort_factor`].
+    pub pace_effort_factor: i32,
 }
 
 impl Default for Params {
@@ -153,6 +174,14 @@ impl Default for Params {
             iir: true,
             iir_min_depth: 4,
             history_bonus: 100,
+            eval_grain: 1,
+            time_pacing: false,
+            pace_stable_base: 130,
+            pace_stable_step: 10,
+            pace_stable_min: 60,
+            pace_falling: 10,
+            pace_effort_base: 150,
+            pace_effort_factor: 80,
         }
     }
 }
@@ -218,7 +247,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 38] = [
+pub const SPECS: [ParamSpec; 46] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -257,7 +286,29 @@ pub const SPECS: [ParamSpec; 38] = [
     switch!("IIR", iir),
     number!("IIRMinDepth", iir_min_depth, 2, 64, 1),
     number!("HistoryBonus", history_bonus, 0, 1000, 10),
+    number!("EvalGrain", eval_grain, 1, 32, 1),
+    switch!("TimePacing", time_pacing),
+    number!("PaceStableBase", pace_stable_base, 10, 400, 8),
+    number!("PaceStableStep", pace_stable_step, 0, 100, 2),
+    number!("PaceStableMin", pace_stable_min, 10, 400, 5),
+    number!("PaceFalling", pace_falling, 0, 100, 2),
+    number!("PaceEffortBase", pace_effort_base, 10, 400, 8),
+    number!("PaceEffortFactor", pace_effort_factor, 0, 400, 8),
 ];
+
+impl Params {
+    /// The time manager's weights, when it paces the clock.
+    pub fn pacing(&self) -> Option<PacingWeights> {
+        self.time_pacing.then_some(PacingWeights {
+            stable_base: self.pace_stable_base,
+            stable_step: self.pace_stable_step,
+            stable_min: self.pace_stable_min,
+            falling: self.pace_falling,
+            effort_base: self.pace_effort_base,
+            effort_factor: self.pace_effort_factor,
+        })
+    }
+}
 
 /// Why a value was refused for a parameter (and, in `ugi`, for any option): the one owner of
 /// the text that says what was expected.

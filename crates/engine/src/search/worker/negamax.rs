@@ -133,6 +133,7 @@ impl Worker<'_> {
                 continue;
             }
             self.report_root_move(ply, index, mv);
+            let nodes_before = self.nodes;
             let score = if index == 0 {
                 {
                     let child = self.play(position, mv, ply);
@@ -142,6 +143,9 @@ impl Worker<'_> {
                 let r = self.late_move_reduction(position, node, index, mv, in_danger);
                 self.search_later_move(position, mv, node, r, || node.alpha)
             };
+            if ply == 0 {
+                self.add_root_effort(mv, self.nodes - nodes_before);
+            }
             if self.unwinding() {
                 return 0;
             }
