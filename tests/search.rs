@@ -428,3 +428,37 @@ fn the_move_played_always_comes_from_a_completed_iteration() {
         assert!(position.legal_moves().contains(&best));
     }
 }
+
+/// Every heuristic that is a switch of its own, on: the forced results and the 1-ply safety
+/// must survive whichever of them games keep, with one thread and with several.
+fn every_heuristic_on() -> Params {
+    Params {
+        cont_history: true,
+        capture_history: true,
+        improving: true,
+        ..Params::default()
+    }
+}
+
+#[test]
+fn the_optional_heuristics_keep_the_forced_results() {
+    let mate_in_two = position("R11b15/8/b17/8/8/8/8/7b1 b");
+    let king_attacked = position("7R2/8/8/3r14/3B24/8/b1b1b15/8 b");
+    for threads in [1, 2] {
+        let mut searcher = Searcher::new();
+        searcher.set_params(every_heuristic_on());
+        searcher.set_threads(threads).unwrap();
+        searcher.set_helper_limit(8);
+        let (result, _) = search_with(&mut searcher, &mate_in_two, &depth(8));
+        assert_eq!(result.score, Score::win_in(3), "{threads} threads");
+        searcher.new_game();
+        let (result, _) = search_with(&mut searcher, &king_attacked, &depth(8));
+        let after = king_attacked.play(result.best_move.unwrap());
+        assert!(!can_capture_king(&after), "{threads} threads");
+        // The histories learn from a real search and still give a legal move at every depth.
+        let start = Position::start(BoardSize::Eight);
+        let (result, infos) = search_with(&mut searcher, &start, &depth(9));
+        assert!(start.legal_moves().contains(&result.best_move.unwrap()));
+        assert_eq!(infos.last().map(|info| info.depth), Some(9));
+    }
+}

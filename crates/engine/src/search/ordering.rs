@@ -47,6 +47,36 @@ pub struct MoveOrdering {
     /// Shared by every thread of a searcher (relaxed loads and stores; a lost update between
     /// racing threads only blurs a statistic).
     history: Arc<[AtomicI32]>,
+    /// Continuation histories: `continuation[k]` scores a quiet move by the move played `k + 1`
+    /// plies before it (its landing square), so a reply learns what it answers. Shared like
+    /// `history`.
+    continuation: [Arc<[AtomicI32]>; 2],
+    /// `captures[side][from * 82 + landing]`: how often the capture cut off. Shared like
+    /// `history`.
+    captures: Arc<[AtomicI32]>,
+    /// Which of the tables above order the moves (`ContHistory`, `CaptureHistory`).
+    use_continuation: bool,
+    use_captures: bool,
+}
+
+/// Entries of one continuation table: the previous move's side and landing, then this move's
+/// from and landing squares.
+const CONTINUATION_ENTRIES: usize = 2 * (SQUARES + 1) * SQUARES * (SQUARES + 1);
+
+fn zeroed(entries: usize) -> Arc<[AtomicI32]> {
+    (0..entries).map(|_| AtomicI32::new(0)).collect()
+}
+
+/// Moves a history entry towards +-HISTORY_MAX by `bonus`, the more slowly the closer it is
+/// ("gravity"), so old lessons fade and scores stay bounded.
+#[inline]
+fn age_towards(entry: &AtomicI32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let old = entry.load(Ordering::Relaxed);
+    entry.store(
+        old + bonus - old * bonus.abs() / HISTORY_MAX,
+        Ordering::Relaxed,
+    );
 }
 
 impl Default for MoveOrdering {
@@ -61,27 +91,48 @@ impl MoveOrdering {
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             scores: vec![[0; MAX_MOVES]; MAX_PLY + 1],
             killers: [[None; 2]; MAX_PLY + 1],
-            history: (0..2 * SQUARES * (SQUARES + 1))
-                .map(|_| AtomicI32::new(0))
-                .collect(),
+            history: zeroed(2 * SQUARES * (SQUARES + 1)),
+            continuation: [zeroed(CONTINUATION_ENTRIES), zeroed(CONTINUATION_ENTRIES)],
+            captures: zeroed(2 * SQUARES * (SQUARES + 1)),
+            use_continuation: false,
+            use_captures: false,
         }
+    }
+
+    /// Chooses the tables that order moves beyond the butterfly history (the search's
+    /// `ContHistory` and `CaptureHistory` switches).
+    pub fn use_tables(&mut self, continuation: bool, captures: bool) {
+        self.use_continuation = continuation;
+        self.use_captures = captures;
     }
 
     /// The ordering of another thread of the same searcher: its own lists and killers, this
     /// one's history.
     pub fn sharing_history(&self) -> MoveOrdering {
         MoveOrdering {
+            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            scores: vec![[0; MAX_MOVES]; MAX_PLY + 1],
+            killers: [[None; 2]; MAX_PLY + 1],
             history: Arc::clone(&self.history),
-            ..MoveOrdering::new()
+            continuation: self.continuation.clone(),
+            captures: Arc::clone(&self.captures),
+            use_continuation: self.use_continuation,
+            use_captures: self.use_captures,
         }
     }
 
     /// Forgets what was learned (a new game).
     pub fn clear(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
-        self.history
-            .iter()
-            .for_each(|h| h.store(0, Ordering::Relaxed));
+        let tables = [
+            &self.history,
+            &self.continuation[0],
+            &self.continuation[1],
+            &self.captures,
+        ];
+        for table in tables {
+            table.iter().for_each(|h| h.store(0, Ordering::Relaxed));
+        }
     }
 
     /// Generates the moves of one kind at `ply` and scores them, `tt_move` first; returns how
@@ -93,17 +144,20 @@ impl MoveOrdering {
         kind: Kind,
         tt_move: Option<Move>,
     ) -> usize {
-        self.generate_among(position, ply, kind, tt_move, &[], &[])
+        self.generate_among(position, ply, kind, tt_move, [None; 2], &[], &[])
     }
 
     /// [`MoveOrdering::generate`], keeping only the moves in `only` unless it is empty (the
-    /// root of `go searchmoves`) and none of `excluded` (the root of a later MultiPV line).
+    /// root of `go searchmoves`) and none of `excluded` (the root of a later MultiPV line);
+    /// `previous` are the moves played one and two plies before (for continuation history).
+    #[allow(clippy::too_many_arguments)]
     pub fn generate_among(
         &mut self,
         position: &Position,
         ply: usize,
         kind: Kind,
         tt_move: Option<Move>,
+        previous: [Option<Move>; 2],
         only: &[Move],
         excluded: &[Move],
     ) -> usize {
@@ -113,7 +167,7 @@ impl MoveOrdering {
             self.lists[ply]
                 .retain(|mv| (only.is_empty() || only.contains(mv)) && !excluded.contains(mv));
         }
-        self.score_moves(position, ply, tt_move);
+        self.score_moves(position, ply, tt_move, previous);
         self.lists[ply].len()
     }
 
@@ -139,17 +193,66 @@ impl MoveOrdering {
         self.history[MoveOrdering::history_index(side, mv)].load(Ordering::Relaxed)
     }
 
-    /// Moves a history score towards +-HISTORY_MAX by `bonus`, the more slowly the closer it
-    /// is ("gravity"), so old lessons fade and scores stay bounded.
+    /// Moves a history score towards +-HISTORY_MAX by `bonus` ([`age_towards`]).
     #[inline]
     pub fn update_history(&mut self, side: Side, mv: Move, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let entry = &self.history[MoveOrdering::history_index(side, mv)];
-        let old = entry.load(Ordering::Relaxed);
-        entry.store(
-            old + bonus - old * bonus.abs() / HISTORY_MAX,
-            Ordering::Relaxed,
-        );
+        age_towards(&self.history[MoveOrdering::history_index(side, mv)], bonus);
+    }
+
+    #[inline]
+    fn continuation_index(side: Side, previous: Move, mv: Move) -> usize {
+        ((side.index() * (SQUARES + 1) + landing(previous)) * SQUARES + mv.from().index())
+            * (SQUARES + 1)
+            + landing(mv)
+    }
+
+    /// A quiet move's history: the butterfly table's, plus the continuation tables' for the
+    /// moves played before it when they are in use.
+    #[inline]
+    pub fn quiet_history(&self, side: Side, mv: Move, previous: [Option<Move>; 2]) -> i32 {
+        let mut score = self.history(side, mv);
+        if self.use_continuation {
+            for (table, before) in self.continuation.iter().zip(previous) {
+                if let Some(before) = before {
+                    score += table[MoveOrdering::continuation_index(side, before, mv)]
+                        .load(Ordering::Relaxed);
+                }
+            }
+        }
+        score
+    }
+
+    /// [`MoveOrdering::update_history`] for a quiet move, and its continuation entries.
+    #[inline]
+    pub fn update_quiet(&mut self, side: Side, mv: Move, previous: [Option<Move>; 2], bonus: i32) {
+        self.update_history(side, mv, bonus);
+        if self.use_continuation {
+            for (table, before) in self.continuation.iter().zip(previous) {
+                if let Some(before) = before {
+                    age_towards(
+                        &table[MoveOrdering::continuation_index(side, before, mv)],
+                        bonus,
+                    );
+                }
+            }
+        }
+    }
+
+    /// How often the capture `mv` cut off (0 unless `CaptureHistory` is on).
+    #[inline]
+    pub fn capture_history(&self, side: Side, mv: Move) -> i32 {
+        if !self.use_captures {
+            return 0;
+        }
+        self.captures[MoveOrdering::history_index(side, mv)].load(Ordering::Relaxed)
+    }
+
+    /// Moves the capture history of `mv` by `bonus`.
+    #[inline]
+    pub fn update_capture(&mut self, side: Side, mv: Move, bonus: i32) {
+        if self.use_captures {
+            age_towards(&self.captures[MoveOrdering::history_index(side, mv)], bonus);
+        }
     }
 
     /// Records a quiet move that cut off at `ply`.
@@ -163,7 +266,13 @@ impl MoveOrdering {
     }
 
     /// Scores the moves of `lists[ply]` into `scores[ply]` for [`MoveOrdering::pick`].
-    fn score_moves(&mut self, position: &Position, ply: usize, tt_move: Option<Move>) {
+    fn score_moves(
+        &mut self,
+        position: &Position,
+        ply: usize,
+        tt_move: Option<Move>,
+        previous: [Option<Move>; 2],
+    ) {
         let us = position.side_to_move();
         let enemy_king = position.king(us.opponent());
         let own_king = position.king(us);
@@ -174,10 +283,15 @@ impl MoveOrdering {
             let score = if Some(mv) == tt_move {
                 TT_MOVE
             } else if let (true, Some(to)) = (mv.is_capture(), mv.to()) {
+                let exchange = 16 * position.height(to) as i32 - position.height(mv.from()) as i32;
                 if Some(to) == enemy_king {
                     KING_CAPTURE
+                } else if self.use_captures {
+                    // Victim and attacker first; the history (within +-4 attacker heights)
+                    // orders captures the heights rank alike.
+                    CAPTURE + exchange * (HISTORY_MAX / 4) + self.capture_history(us, mv)
                 } else {
-                    CAPTURE + 16 * position.height(to) as i32 - position.height(mv.from()) as i32
+                    CAPTURE + exchange
                 }
             } else if mv.is_bear_off() && Some(mv.from()) == own_king {
                 OWN_KING_OFF
@@ -186,7 +300,7 @@ impl MoveOrdering {
             } else if killers[1] == Some(mv) {
                 KILLER - 1
             } else {
-                self.history(us, mv)
+                self.quiet_history(us, mv, previous)
             };
             self.scores[ply][i] = score;
         }

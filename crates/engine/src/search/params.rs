@@ -116,6 +116,15 @@ pub struct Params {
     /// centi-stacks apart are ties the network cannot tell apart, and coarser steps let the
     /// search cut on them instead of re-searching for a 1-point gain.
     pub eval_grain: i32,
+    /// Continuation histories (one and two plies back) in move ordering and reductions.
+    pub cont_history: bool,
+    /// Capture history in the ordering of captures.
+    pub capture_history: bool,
+    /// The improving flag (static evaluation above two plies before) in reverse futility,
+    /// late move pruning and reductions.
+    pub improving: bool,
+    /// Late move pruning's move count when not improving, in hundredths of the count.
+    pub late_move_worsening: i32,
     /// Pace the clock by how hard the move is ([`crate::time::Pacing`]); off: every move gets
     /// the planned share of the clock.
     pub time_pacing: bool,
@@ -175,6 +184,10 @@ impl Default for Params {
             iir_min_depth: 4,
             history_bonus: 100,
             eval_grain: 1,
+            cont_history: false,
+            capture_history: false,
+            improving: false,
+            late_move_worsening: 60,
             time_pacing: false,
             pace_stable_base: 130,
             pace_stable_step: 10,
@@ -247,7 +260,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 46] = [
+pub const SPECS: [ParamSpec; 50] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -287,6 +300,10 @@ pub const SPECS: [ParamSpec; 46] = [
     number!("IIRMinDepth", iir_min_depth, 2, 64, 1),
     number!("HistoryBonus", history_bonus, 0, 1000, 10),
     number!("EvalGrain", eval_grain, 1, 32, 1),
+    switch!("ContHistory", cont_history),
+    switch!("CaptureHistory", capture_history),
+    switch!("Improving", improving),
+    number!("LateMoveWorsening", late_move_worsening, 10, 100, 5),
     switch!("TimePacing", time_pacing),
     number!("PaceStableBase", pace_stable_base, 10, 400, 8),
     number!("PaceStableStep", pace_stable_step, 0, 100, 2),

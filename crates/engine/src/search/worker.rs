@@ -105,6 +105,12 @@ pub struct Worker<'a> {
     root_move: Option<Move>,
     /// `null_plies[ply]`: the move played at `ply` was a null move (no two in a row).
     null_plies: [bool; MAX_PLY + 1],
+    /// `played[ply]`: the move this thread played at `ply` on its current line (`None`: a null
+    /// move, or a ply above the split point this thread joined).
+    played: [Option<Move>; MAX_PLY + 1],
+    /// `evals[ply]`: the static evaluation at `ply` on the current line (`None`: the king was
+    /// in danger, or unknown to this thread), for the improving flag.
+    evals: [Option<i32>; MAX_PLY + 1],
     /// The root moves to search (`go searchmoves`); empty: all.
     root_moves: &'a [Move],
     /// `go mate N`: stop once a win in at most N moves is proven.
@@ -158,6 +164,9 @@ impl<'a> Worker<'a> {
         params: Params,
         main: Option<MainDuties>,
     ) -> Worker<'a> {
+        memory
+            .ordering
+            .use_tables(params.cont_history, params.capture_history);
         Worker {
             ordering: &mut memory.ordering,
             pv: &mut memory.pv,
@@ -174,6 +183,8 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             root_move: None,
             null_plies: [false; MAX_PLY + 1],
+            played: [None; MAX_PLY + 1],
+            evals: [None; MAX_PLY + 1],
             root_moves: &[],
             mate_goal: None,
             multipv: 1,
@@ -418,13 +429,31 @@ impl<'a> Worker<'a> {
     fn play(&mut self, position: &Position, mv: Move, ply: usize) -> Position {
         let child = position.play(mv);
         self.follow(position, &child, ply);
+        self.played[ply] = Some(mv);
         child
+    }
+
+    /// The moves played one and two plies before the node at `ply` (continuation history).
+    #[inline]
+    fn previous_moves(&self, ply: usize) -> [Option<Move>; 2] {
+        let back = |plies: usize| ply.checked_sub(plies).and_then(|at| self.played[at]);
+        [back(1), back(2)]
+    }
+
+    /// Whether the static evaluation at `ply` is better than at `ply - 2`, the side to move's
+    /// previous turn: a position getting better is searched harder, one getting worse pruned
+    /// harder.
+    #[inline]
+    fn improving(&self, ply: usize) -> bool {
+        let earlier = ply.checked_sub(2).and_then(|at| self.evals[at]);
+        matches!((self.evals[ply], earlier), (Some(now), Some(before)) if now > before)
     }
 
     /// [`Worker::play`] of the null move.
     #[inline]
     fn pass(&mut self, position: &Position, ply: usize) -> Position {
         let child = position.pass();
+        self.played[ply] = None;
         if self.network.is_some() {
             self.accumulators[ply + 1] = self.accumulators[ply];
         }

@@ -22,9 +22,15 @@ impl Worker<'_> {
         self.refresh(position, 0);
         // Until an iteration completes, play the move ordering's favourite (a king capture if
         // there is one, never a bear-off of the own king unless it is the only move).
-        let count =
-            self.ordering
-                .generate_among(position, 0, Kind::All, None, self.root_moves, &[]);
+        let count = self.ordering.generate_among(
+            position,
+            0,
+            Kind::All,
+            None,
+            [None; 2],
+            self.root_moves,
+            &[],
+        );
         let fallback = (count > 0).then(|| self.ordering.pick(0, 0));
         let mut result = SearchResult {
             best_move: fallback,

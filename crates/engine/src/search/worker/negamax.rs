@@ -71,6 +71,8 @@ impl Worker<'_> {
         };
         let in_danger = in_danger(position);
         let static_eval = self.static_eval(position, ply, entry);
+        self.evals[ply] = (!in_danger).then_some(static_eval);
+        let improving = self.params.improving && self.improving(ply);
         if in_danger && self.params.danger_extension {
             node.depth += 1;
         }
@@ -87,7 +89,8 @@ impl Worker<'_> {
             && !in_danger
             && depth <= self.params.reverse_futility_depth
             && node.beta.abs() < Score::MATE_BOUND
-            && static_eval - self.params.reverse_futility_margin * depth >= node.beta
+            && static_eval - self.params.reverse_futility_margin * (depth - i32::from(improving))
+                >= node.beta
         {
             return static_eval;
         }
@@ -101,9 +104,21 @@ impl Worker<'_> {
         } else {
             (&[], &[])
         };
-        let count = self
-            .ordering
-            .generate_among(position, ply, Kind::All, tt_move, only, excluded);
+        let previous = self.previous_moves(ply);
+        let count = self.ordering.generate_among(
+            position,
+            ply,
+            Kind::All,
+            tt_move,
+            previous,
+            only,
+            excluded,
+        );
+        let late_moves = if self.params.improving && !improving {
+            late_move_count(&self.params, depth) * self.params.late_move_worsening as usize / 100
+        } else {
+            late_move_count(&self.params, depth)
+        };
         if count == 0 {
             // Only a side without stacks has no move, and `winner` caught that.
             return Score::loss_in(ply as i32).0;
@@ -113,6 +128,7 @@ impl Worker<'_> {
         let mut best_score = -INF;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
         for index in 0..count {
             let mv = self.ordering.pick(ply, index);
             let quiet = !mv.is_capture();
@@ -120,7 +136,7 @@ impl Worker<'_> {
             if prunable
                 && self.params.late_move_pruning
                 && depth <= self.params.late_move_depth
-                && index >= late_move_count(&self.params, depth)
+                && index >= late_moves
             {
                 continue;
             }
@@ -156,13 +172,15 @@ impl Worker<'_> {
                     node.alpha = score;
                     self.pv.update(ply, mv);
                     if node.alpha >= node.beta {
-                        self.reward_cutoff(us, ply, depth, mv, &quiets_tried);
+                        self.reward_cutoff(us, ply, depth, mv, &quiets_tried, &captures_tried);
                         break;
                     }
                 }
             }
             if quiet && !quiets_tried.is_full() {
                 quiets_tried.push(mv);
+            } else if !quiet && !captures_tried.is_full() {
+                captures_tried.push(mv);
             }
             if self.can_split(node, count - index - 1) {
                 let split = self.split(position, node, in_danger, index + 1, best_score, best_move);
@@ -172,7 +190,7 @@ impl Worker<'_> {
                 (best_score, best_move, node.alpha) =
                     (split.best_score, split.best_move, split.alpha);
                 if let (true, Some(mv)) = (node.alpha >= node.beta, best_move) {
-                    self.reward_cutoff(us, ply, depth, mv, &quiets_tried);
+                    self.reward_cutoff(us, ply, depth, mv, &quiets_tried, &captures_tried);
                 }
                 break;
             }
@@ -244,9 +262,13 @@ impl Worker<'_> {
         {
             return 0;
         }
-        let history = self.ordering.history(position.side_to_move(), mv);
-        let r = reduction(&self.params, node.depth, index)
-            - i32::from(node.is_pv())
+        let previous = self.previous_moves(node.ply);
+        let history = self
+            .ordering
+            .quiet_history(position.side_to_move(), mv, previous);
+        let worsening = self.params.improving && !node.is_pv() && !self.improving(node.ply);
+        let r = reduction(&self.params, node.depth, index) - i32::from(node.is_pv())
+            + i32::from(worsening)
             - history / self.params.lmr_history_divisor;
         r.clamp(0, node.depth - 2)
     }
@@ -279,18 +301,32 @@ impl Worker<'_> {
         score
     }
 
-    /// A quiet move cut off: it becomes a killer and gains history; the quiet moves tried
-    /// before it lose some.
-    fn reward_cutoff(&mut self, us: Side, ply: usize, depth: i32, mv: Move, tried: &[Move]) {
-        if mv.is_capture() {
-            return;
-        }
+    /// A move cut off. A quiet one becomes a killer and gains history, and the quiet moves
+    /// tried before it lose some; with capture history, a capture gains, and the captures
+    /// tried before it lose, whichever kind cut off.
+    fn reward_cutoff(
+        &mut self,
+        us: Side,
+        ply: usize,
+        depth: i32,
+        mv: Move,
+        quiets: &[Move],
+        captures: &[Move],
+    ) {
         // Hundredths of depth^2: the default 100 is depth^2 itself.
         let bonus = depth * depth * self.params.history_bonus / 100;
+        for &capture in captures {
+            self.ordering.update_capture(us, capture, -bonus);
+        }
+        if mv.is_capture() {
+            self.ordering.update_capture(us, mv, bonus);
+            return;
+        }
+        let previous = self.previous_moves(ply);
         self.ordering.add_killer(ply, mv);
-        self.ordering.update_history(us, mv, bonus);
-        for &quiet in tried {
-            self.ordering.update_history(us, quiet, -bonus);
+        self.ordering.update_quiet(us, mv, previous, bonus);
+        for &quiet in quiets {
+            self.ordering.update_quiet(us, quiet, previous, -bonus);
         }
     }
 }

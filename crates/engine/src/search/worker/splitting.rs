@@ -113,6 +113,9 @@ impl Worker<'_> {
             if self.main.is_none() {
                 // A helper's accumulators hold another line: start this one afresh.
                 self.refresh(&claim.position, ply);
+                // The line above the split point is another thread's.
+                self.played[..ply].fill(None);
+                self.evals[..=ply].fill(None);
             }
             self.set_watched_move(Some(claim.index));
             self.report_root_move(ply, claim.index, claim.mv);
