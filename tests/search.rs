@@ -436,6 +436,7 @@ fn every_heuristic_on() -> Params {
         cont_history: true,
         capture_history: true,
         improving: true,
+        correction: true,
         ..Params::default()
     }
 }

@@ -28,6 +28,7 @@
 //! | `report.rs` | what a search tells its caller |
 //! | `settings.rs` | what a searcher is configured with, and why a setting is refused |
 
+mod correction;
 mod exchange;
 mod node;
 mod ordering;

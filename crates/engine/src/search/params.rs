@@ -123,6 +123,9 @@ pub struct Params {
     /// The improving flag (static evaluation above two plies before) in reverse futility,
     /// late move pruning and reductions.
     pub improving: bool,
+    /// Correction history: the static evaluation corrected by earlier searches' verdicts in
+    /// positions of the same structure (`search::correction`).
+    pub correction: bool,
     /// Late move pruning's move count when not improving, in hundredths of the count.
     pub late_move_worsening: i32,
     /// Pace the clock by how hard the move is ([`crate::time::Pacing`]); off: every move gets
@@ -187,6 +190,7 @@ impl Default for Params {
             cont_history: false,
             capture_history: false,
             improving: false,
+            correction: false,
             late_move_worsening: 60,
             time_pacing: false,
             pace_stable_base: 130,
@@ -260,7 +264,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 50] = [
+pub const SPECS: [ParamSpec; 51] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -303,6 +307,7 @@ pub const SPECS: [ParamSpec; 50] = [
     switch!("ContHistory", cont_history),
     switch!("CaptureHistory", capture_history),
     switch!("Improving", improving),
+    switch!("Correction", correction),
     number!("LateMoveWorsening", late_move_worsening, 10, 100, 5),
     switch!("TimePacing", time_pacing),
     number!("PaceStableBase", pace_stable_base, 10, 400, 8),

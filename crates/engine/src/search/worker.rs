@@ -14,6 +14,7 @@ mod splitting;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::correction::CorrectionHistory;
 use super::node::{Node, Unwind, MAX_PLY};
 use super::ordering::MoveOrdering;
 use super::params::Params;
@@ -37,6 +38,8 @@ pub struct ThreadMemory {
     pv: PvTable,
     /// The network's hidden sums of the position at each ply of the current line.
     accumulators: Vec<Accumulator>,
+    /// Shared by every thread of the searcher, like the history.
+    correction: CorrectionHistory,
 }
 
 impl Default for ThreadMemory {
@@ -45,6 +48,7 @@ impl Default for ThreadMemory {
             ordering: MoveOrdering::default(),
             pv: PvTable::default(),
             accumulators: vec![Accumulator::default(); MAX_PLY + 1],
+            correction: CorrectionHistory::default(),
         }
     }
 }
@@ -56,12 +60,14 @@ impl ThreadMemory {
             ordering: self.ordering.sharing_history(),
             pv: PvTable::new(),
             accumulators: vec![Accumulator::default(); MAX_PLY + 1],
+            correction: self.correction.clone(),
         }
     }
 
     /// Forgets what was learned (a new game).
     pub fn clear(&mut self) {
         self.ordering.clear();
+        self.correction.clear();
     }
 }
 
@@ -86,6 +92,7 @@ pub struct Worker<'a> {
     /// `accumulators[ply]`: the network's sums of the position at `ply` (kept only with a
     /// network).
     accumulators: &'a mut [Accumulator],
+    correction: &'a CorrectionHistory,
     tt: &'a TranspositionTable,
     shared: &'a Shared<'a>,
     params: Params,
@@ -172,6 +179,7 @@ impl<'a> Worker<'a> {
             pv: &mut memory.pv,
             network,
             accumulators: &mut memory.accumulators,
+            correction: &memory.correction,
             tt,
             shared,
             params,
@@ -421,6 +429,17 @@ impl<'a> Worker<'a> {
     #[inline]
     fn static_eval(&self, position: &Position, ply: usize, entry: Option<Entry>) -> i32 {
         entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval)
+    }
+
+    /// `raw`, a static evaluation of `position`, with the correction history's correction when
+    /// it is on (`Correction`). The table keeps the raw value.
+    #[inline]
+    fn corrected(&self, position: &Position, raw: i32) -> i32 {
+        if self.params.correction {
+            self.correction.correct(position, raw)
+        } else {
+            raw
+        }
     }
 
     /// Plays `mv` from `position`, the node at `ply`, and brings the child's accumulator up

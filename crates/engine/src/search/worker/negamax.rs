@@ -70,7 +70,8 @@ impl Worker<'_> {
             entry.and_then(|e| e.best_move)
         };
         let in_danger = in_danger(position);
-        let static_eval = self.static_eval(position, ply, entry);
+        let raw_eval = self.static_eval(position, ply, entry);
+        let static_eval = self.corrected(position, raw_eval);
         self.evals[ply] = (!in_danger).then_some(static_eval);
         let improving = self.params.improving && self.improving(ply);
         if in_danger && self.params.danger_extension {
@@ -196,8 +197,21 @@ impl Worker<'_> {
             }
         }
 
+        // The search's verdict corrects later static evaluations of the structure, when it is
+        // a verdict on the evaluation: not in danger, not a capture's tactics, not a mate, and
+        // on the side of the static evaluation that the bound can tell.
+        if self.params.correction
+            && !in_danger
+            && best_move.is_none_or(|mv| !mv.is_capture())
+            && best_score.abs() < Score::MATE_BOUND
+            && !(best_score >= node.beta && best_score <= static_eval)
+            && !(best_move.is_none() && best_score >= static_eval)
+        {
+            self.correction
+                .update(position, depth, best_score, static_eval);
+        }
         let outcome = Outcome::at(&node, alpha_on_entry, best_score, best_move);
-        self.store(key, ply, depth, outcome, static_eval);
+        self.store(key, ply, depth, outcome, raw_eval);
         best_score
     }
 
