@@ -437,6 +437,7 @@ fn every_heuristic_on() -> Params {
         capture_history: true,
         improving: true,
         correction: true,
+        see_pruning: true,
         ..Params::default()
     }
 }

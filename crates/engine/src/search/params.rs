@@ -126,6 +126,15 @@ pub struct Params {
     /// Correction history: the static evaluation corrected by earlier searches' verdicts in
     /// positions of the same structure (`search::correction`).
     pub correction: bool,
+    /// Static-exchange pruning near the leaves: skip captures and quiet moves that lose
+    /// material once the exchange on their square is played out.
+    pub see_pruning: bool,
+    /// The deepest node static-exchange pruning acts at.
+    pub see_depth: i32,
+    /// A capture is skipped when its exchange is below `-see_capture_margin * depth`.
+    pub see_capture_margin: i32,
+    /// A quiet move is skipped when its exchange is below `-see_quiet_margin * depth`.
+    pub see_quiet_margin: i32,
     /// Late move pruning's move count when not improving, in hundredths of the count.
     pub late_move_worsening: i32,
     /// Pace the clock by how hard the move is ([`crate::time::Pacing`]); off: every move gets
@@ -191,6 +200,10 @@ impl Default for Params {
             capture_history: false,
             improving: false,
             correction: false,
+            see_pruning: false,
+            see_depth: 4,
+            see_capture_margin: 50,
+            see_quiet_margin: 40,
             late_move_worsening: 60,
             time_pacing: false,
             pace_stable_base: 130,
@@ -264,7 +277,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 51] = [
+pub const SPECS: [ParamSpec; 55] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -308,6 +321,10 @@ pub const SPECS: [ParamSpec; 51] = [
     switch!("CaptureHistory", capture_history),
     switch!("Improving", improving),
     switch!("Correction", correction),
+    switch!("SeePruning", see_pruning),
+    number!("SeeDepth", see_depth, 0, 64, 1),
+    number!("SeeCaptureMargin", see_capture_margin, 0, 1000, 8),
+    number!("SeeQuietMargin", see_quiet_margin, 0, 1000, 8),
     number!("LateMoveWorsening", late_move_worsening, 10, 100, 5),
     switch!("TimePacing", time_pacing),
     number!("PaceStableBase", pace_stable_base, 10, 400, 8),

@@ -6,6 +6,7 @@ use arrayvec::ArrayVec;
 
 use super::{in_danger, Outcome, Worker};
 use crate::score::Score;
+use crate::search::exchange;
 use crate::search::node::Node;
 use crate::search::params::Params;
 use lielow_rules::board::Side;
@@ -149,6 +150,16 @@ impl Worker<'_> {
             {
                 continue;
             }
+            if self.params.see_pruning
+                && index > 0
+                && !node.is_pv()
+                && !in_danger
+                && best_score > -Score::MATE_BOUND
+                && depth <= self.params.see_depth
+                && !self.exchange_holds(position, mv, depth)
+            {
+                continue;
+            }
             self.report_root_move(ply, index, mv);
             let nodes_before = self.nodes;
             let score = if index == 0 {
@@ -254,6 +265,20 @@ impl Worker<'_> {
         } else {
             score
         })
+    }
+
+    /// Whether `mv` keeps its material well enough to be searched at `depth` under static
+    /// exchange pruning: a capture's exchange above `-SeeCaptureMargin * depth`, a quiet move's
+    /// above `-SeeQuietMargin * depth`. King captures always hold.
+    fn exchange_holds(&self, position: &Position, mv: Move, depth: i32) -> bool {
+        if mv.is_capture() {
+            if mv.to() == position.king(position.side_to_move().opponent()) {
+                return true;
+            }
+            exchange::exchange(position, mv) >= -self.params.see_capture_margin * depth
+        } else {
+            exchange::quiet_exchange(position, mv) >= -self.params.see_quiet_margin * depth
+        }
     }
 
     /// The late-move reduction of the `index`-th move of a node: quiet moves from the
