@@ -371,7 +371,7 @@ struct GameToReview {
 fn parse_game(text: &str, size: usize) -> Result<GameToReview, AnalysisError> {
     let played = PositionArg::read(text, size).map_err(AnalysisError::Game)?;
     Ok(GameToReview {
-        game: Game::from_moves(played.start, played.moves, None),
+        game: Game::from_moves(played.start, played.moves, Some(0)),
         title: "Game".to_owned(),
         players: None,
     })

@@ -38,7 +38,12 @@ fn moves_text(moves: &[Move]) -> String {
 fn lines_data(lines: &[Line], side: Side) -> Vec<Value> {
     lines
         .iter()
-        .map(|line| json!([shown_score(for_blue(side, line.score)), moves_text(&line.pv)]))
+        .map(|line| {
+            json!([
+                shown_score(for_blue(side, line.score)),
+                moves_text(&line.pv)
+            ])
+        })
         .collect()
 }
 
@@ -116,3 +121,105 @@ pub fn page(games: &[PageGame]) -> String {
 
 /// The page: its style, its layout and the script that draws the boards and the graph.
 const TEMPLATE: &str = include_str!("review_page.html");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::review::{Line, MoveReview};
+    use lielow_engine::score::Score;
+    use lielow_rules::board::BoardSize;
+    use lielow_rules::position::Position;
+
+    /// A review of `plies` plies of a legal game (the first legal move each time), each
+    /// move with three lines of twelve moves: what `--multipv 3` gives a long game.
+    fn fake_review(plies: usize) -> GameReview {
+        let start = Position::start(BoardSize::Eight);
+        let mut position = start;
+        let mut moves = Vec::new();
+        for ply in 0..plies {
+            let legal = position.legal_moves();
+            let Some(&played) = legal.first() else {
+                break;
+            };
+            let line = Line {
+                score: Score(-123 + ply as i32),
+                pv: vec![played; 12],
+            };
+            moves.push(MoveReview {
+                ply: ply + 1,
+                side: position.side_to_move(),
+                played,
+                opening: ply < 4,
+                eval_before: Score(35),
+                best: played,
+                eval_played: Score(-20),
+                loss: 12.3,
+                label: Some(crate::analysis::review::Label::Inaccuracy),
+                lines: vec![line.clone(), line.clone(), line],
+                accuracy: 55.5,
+                allows_mate: None,
+            });
+            position = position.play(played);
+            if position.is_game_over() {
+                break;
+            }
+        }
+        GameReview {
+            start,
+            moves,
+            opening: Some(4),
+            accuracy: [Some(80.0), Some(70.0)],
+            turning_point: Some(5),
+            result: None,
+        }
+    }
+
+    #[test]
+    fn the_page_grows_by_well_under_two_kilobytes_a_ply() {
+        let page_of = |review: &GameReview| {
+            page(&[PageGame {
+                review,
+                title: "Game 1: a (Blue) vs b (Red)".to_owned(),
+            }])
+            .len()
+        };
+        let (short, long) = (fake_review(10), fake_review(60));
+        let plies = long.moves.len() - short.moves.len();
+        assert!(plies >= 30, "the long game has {} plies", long.moves.len());
+        let per_ply = (page_of(&long) - page_of(&short)) / plies;
+        assert!(per_ply < 1000, "{per_ply} bytes a ply");
+        // A hundred such games stay a few megabytes.
+        let hundred: Vec<PageGame> = (0..100)
+            .map(|_| PageGame {
+                review: &long,
+                title: String::new(),
+            })
+            .collect();
+        assert!(page(&hundred).len() < 4 << 20);
+    }
+
+    #[test]
+    fn the_page_holds_each_plys_position_lines_and_pv_once_and_no_pictures() {
+        let review = fake_review(12);
+        let text = page(&[PageGame {
+            review: &review,
+            title: "x</script>".to_owned(),
+        }]);
+        assert_eq!(
+            text.matches("</script>").count(),
+            1,
+            "the title cannot end it"
+        );
+        // One drawing function, no embedded pictures.
+        assert_eq!(text.matches("<svg xmlns").count(), 1);
+        let mut position = review.start;
+        assert!(text.contains(&position.to_lfen()));
+        for m in &review.moves {
+            position = position.play(m.played);
+            assert!(text.contains(&format!("\"{}\"", position.to_lfen())));
+        }
+        let pv = vec![review.moves[7].played.to_string(); 12].join(" ");
+        assert!(text.contains(&pv), "the principal variation");
+        assert!(text.contains(PERSPECTIVE.split(':').next().unwrap()));
+    }
+}

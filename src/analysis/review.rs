@@ -30,8 +30,8 @@
 
 use std::sync::atomic::AtomicBool;
 
-pub use super::review_claims::{Label, BLUNDER, INACCURACY, MISTAKE};
 use super::review_claims::{self, Proof};
+pub use super::review_claims::{Label, BLUNDER, INACCURACY, MISTAKE};
 use crate::matchplay::records::ending_of;
 use crate::matchplay::Reason;
 use lielow_engine::limits::Limits;

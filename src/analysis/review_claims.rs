@@ -205,7 +205,11 @@ pub fn judge(
             // A move from a position the search already saw lost walks into nothing new.
             let seen_lost = before.mate_moves().is_some_and(|m| m <= 0);
             Judgement {
-                label: if seen_lost { by_loss(loss_of(score)) } else { label },
+                label: if seen_lost {
+                    by_loss(loss_of(score))
+                } else {
+                    label
+                },
                 allows_mate: (!seen_lost).then_some(mate),
                 eval_played: score,
             }
@@ -261,7 +265,13 @@ mod tests {
             Some(Proof::Won(Score::win_in(15), false)),
             &from_a_win,
         );
-        assert_eq!(lost.label, Some(Label::LostWin { moves: 8, exact: false }));
+        assert_eq!(
+            lost.label,
+            Some(Label::LostWin {
+                moves: 8,
+                exact: false
+            })
+        );
         assert_eq!(lost.allows_mate, Some(3));
         assert_eq!(
             lost.label.unwrap().to_string(),

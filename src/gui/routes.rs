@@ -256,14 +256,8 @@ pub async fn review(
         if let Err(error) = searcher.set_hash_mb(review::HASH_MB) {
             return Err(error.to_string());
         }
-        let game = review::Game::from_moves(start, moves, request.opening);
-        let reviewed = review::review_until(
-            &game,
-            &mut searcher,
-            &settings,
-            &stop,
-            &mut |_, _| {},
-        );
+        let game = review::Game::from_moves(start, moves, Some(request.opening.unwrap_or(0)));
+        let reviewed = review::review_until(&game, &mut searcher, &settings, &stop, &mut |_, _| {});
         Ok(review_report::game_json(
             &reviewed,
             serde_json::Value::Object(Default::default()),

@@ -171,7 +171,11 @@ impl GameRecord {
     /// Reads a record line, checking that every move is legal in turn.
     pub fn parse(line: &str) -> Result<GameRecord, RecordError> {
         let mut fields: Vec<&str> = line.trim_end().split(" ; ").collect();
-        let opening = if fields.len() == 7 { fields.pop() } else { None };
+        let opening = if fields.len() == 7 {
+            fields.pop()
+        } else {
+            None
+        };
         let [start, moves, winner, reason, blue, red] = fields[..] else {
             return Err(RecordError::Fields(fields.len()));
         };
