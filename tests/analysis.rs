@@ -407,6 +407,10 @@ fn analyse_labels_the_move_that_leaves_the_king_capturable() {
         "{table}"
     );
     assert!(table.contains("turning point: ply 1"), "{table}");
+    assert!(
+        table.contains("Blue won: Blue captured Red's king."),
+        "{table}"
+    );
     let review: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let moves = review[0]["moves"].as_array().unwrap();
@@ -419,10 +423,41 @@ fn analyse_labels_the_move_that_leaves_the_king_capturable() {
     assert_eq!(review[0]["winner"], "Blue");
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>"));
-    // Three boards (start and after each move) and no unescaped end of the script.
-    assert_eq!(count(&page, "<svg xmlns"), 3);
+    // Three boards (start and after each move), drawn by the page from their positions, and
+    // no unescaped end of the script.
+    let mut position = Position::from_lfen("8/r1r1r1R24/8/8/8/3B24/b1b1b15/8 r").unwrap();
+    assert!(page.contains(&format!("\"{}\"", position.to_lfen())));
+    for mv in ["d7-d5", "d3xd5"] {
+        position = position.play(position.parse_move(mv).unwrap());
+        assert!(
+            page.contains(&format!("\"{}\"", position.to_lfen())),
+            "{mv}"
+        );
+    }
+    assert_eq!(
+        count(&page, "<svg xmlns"),
+        1,
+        "one board drawer, no pictures"
+    );
     assert_eq!(count(&page, "</script>"), 1);
     assert!(page.contains("ArrowRight"));
+    // What was asked is on the page: both lines of --multipv 2 with their moves, the result
+    // in words, the scores' side and unit, the score sheet's columns and the graph's legend.
+    for line in moves[0]["lines"].as_array().unwrap() {
+        assert!(page.contains(line["pv"].as_str().unwrap()), "{line}");
+    }
+    for text in [
+        "Blue won: Blue captured Red's king.",
+        "Scores are from Blue's side",
+        "in stacks",
+        "<th>#</th><th>Blue</th><th>Red</th>",
+        "td class=\"no\"",
+        "Blue's winning chances after each ply",
+        "opening, not judged",
+        ">ply</text>",
+    ] {
+        assert!(page.contains(text), "{text}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -486,4 +521,95 @@ fn the_nine_by_nine_start_is_drawn_with_blue_on_ranks_one_and_three() {
         assert!(svg.contains(&format!("data-square=\"{square}\" data-side=\"red\"")));
     }
     assert!(svg.contains(&position.to_lfen()));
+}
+
+/// `lielow analyse` of the records in `text` (one file per test), its table.
+fn analyse_records(name: &str, text: &str, args: &[&str]) -> String {
+    let dir = scratch(name);
+    let records = dir.join("games.txt");
+    std::fs::write(&records, text).unwrap();
+    let records = records.display().to_string();
+    let mut all = vec!["analyse", &records];
+    all.extend_from_slice(args);
+    let output = lielow(&all);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The table's row of `ply`.
+fn row(table: &str, ply: usize) -> &str {
+    table
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{ply} ")))
+        .unwrap_or_else(|| panic!("no ply {ply} in {table}"))
+}
+
+/// Red walks its king into the capture of Blue's, which takes it.
+const BLUNDER_GAME: &str =
+    "8/r1r1r1R24/8/8/8/3B24/b1b1b15/8 r ; d7-d5 d3xd5 ; b ; king-captured ; x ; y";
+
+#[test]
+fn the_opening_of_a_record_is_shown_but_never_judged() {
+    // Marked as the opening, the blunder is nobody's: no label, no count, no turning point.
+    let table = analyse_records(
+        "analyse-opening",
+        &format!("{BLUNDER_GAME} ; opening 1\n"),
+        &["--depth", "4"],
+    );
+    assert!(row(&table, 1).trim_end().ends_with("opening"), "{table}");
+    assert!(!row(&table, 1).contains("blunder"), "{table}");
+    assert!(
+        table.contains("Plies 1-1") || table.contains("Ply 1 was the opening"),
+        "{table}"
+    );
+    assert!(
+        table.contains("Red: accuracy -, 0 inaccuracies, 0 mistakes, 0 blunders"),
+        "{table}"
+    );
+    assert!(!table.contains("turning point"), "{table}");
+    // The same record without the field (as written before it existed): every move judged.
+    let table = analyse_records(
+        "analyse-no-opening",
+        &format!("{BLUNDER_GAME}\n"),
+        &["--depth", "4"],
+    );
+    assert!(
+        row(&table, 1).contains("blunder (allows mate 1)"),
+        "{table}"
+    );
+    assert!(
+        table.contains("does not say where the opening ends"),
+        "{table}"
+    );
+    assert!(table.contains("turning point: ply 1"), "{table}");
+}
+
+#[test]
+fn a_mate_the_proof_search_did_not_confirm_is_labelled_unproven_and_not_judged() {
+    // No proofs allowed: the search's mate against Red is reported as seen, not as proven,
+    // and is left out of the counts and the turning point.
+    let table = analyse_records(
+        "analyse-unproven",
+        &format!("{BLUNDER_GAME} ; opening 0\n"),
+        &["--depth", "4", "--proof-nodes", "0"],
+    );
+    let first = row(&table, 1);
+    assert!(
+        first.contains("mate seen against") && first.contains("unproven"),
+        "{table}"
+    );
+    assert!(
+        !first.contains("allows mate") && !first.contains("blunder"),
+        "{table}"
+    );
+    assert!(
+        table.contains("0 blunders, 0 lost wins (1 unproven, not judged)"),
+        "{table}"
+    );
+    assert!(!table.contains("turning point"), "{table}");
 }

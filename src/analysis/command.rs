@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 
 use super::command_error::AnalysisError;
 use super::html::{self, PageGame};
-use super::review::{self, GameReview, ReviewSettings};
+use super::review::{self, Game, GameReview, ReviewBudget, ReviewSettings};
 use super::review_report;
 use super::solve::{self, Budget, SolveError, Verdict};
 use crate::matchplay::records::GameRecord;
@@ -324,7 +324,12 @@ pub struct AnalyseArgs {
     /// Board size of `startpos` in --game.
     #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
     size: usize,
-    /// Search time per position, in ms (the default when no limit is given: 100).
+    /// The budget per position, as node counts (the same review on every run and machine):
+    /// quick 20 000 nodes (50 000 per proof), normal 100 000 (200 000), deep 500 000
+    /// (1 000 000). --nodes, --depth or --movetime replace its search limit.
+    #[arg(long, value_enum, default_value_t = ReviewBudget::Normal)]
+    budget: ReviewBudget,
+    /// Search time per position, in ms (varies from run to run, unlike a node budget).
     #[arg(long, value_name = "MS")]
     movetime: Option<u64>,
     /// Search depth per position.
@@ -333,28 +338,31 @@ pub struct AnalyseArgs {
     /// Nodes per position.
     #[arg(long)]
     nodes: Option<u64>,
+    /// Nodes per proof of a forced result (a lost win, an allowed mate); 0: no proofs, so such
+    /// claims are only reported as unproven.
+    #[arg(long, value_name = "N")]
+    proof_nodes: Option<u64>,
     /// Lines per position.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     multipv: u32,
-    /// Search threads.
+    /// Search threads (more than 1 makes the review vary from run to run).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
     threads: u32,
-    /// Hash per search, in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Hash per search, in MiB (emptied before each position).
+    #[arg(long, default_value_t = review::HASH_MB)]
     hash: usize,
     /// Write the review as JSON.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Write the review as one self-contained HTML page (board at every ply, move list,
-    /// graph).
+    /// Write the review as one self-contained HTML page (board at every ply, score sheet,
+    /// engine lines, graph).
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
 }
 
 /// A game to review, with what the reports say about it.
 struct GameToReview {
-    start: Position,
-    moves: Vec<Move>,
+    game: Game,
     title: String,
     players: Option<(String, String, String)>,
 }
@@ -363,8 +371,7 @@ struct GameToReview {
 fn parse_game(text: &str, size: usize) -> Result<GameToReview, AnalysisError> {
     let played = PositionArg::read(text, size).map_err(AnalysisError::Game)?;
     Ok(GameToReview {
-        start: played.start,
-        moves: played.moves,
+        game: Game::from_moves(played.start, played.moves, Some(0)),
         title: "Game".to_owned(),
         players: None,
     })
@@ -415,7 +422,12 @@ fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, AnalysisErro
             }
         };
         games.push(GameToReview {
-            start: record.start,
+            game: Game {
+                start: record.start,
+                moves: record.moves.clone(),
+                opening: record.opening,
+                result: Some((record.winner, record.reason)),
+            },
             title: format!(
                 "Game {}: {} (Blue) vs {} (Red), {} won by {}",
                 index + 1,
@@ -429,7 +441,6 @@ fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, AnalysisErro
                 record.red.clone(),
                 record.reason.to_string(),
             )),
-            moves: record.moves,
         });
     }
     match wanted {
@@ -472,19 +483,18 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
     searcher
         .set_hash_mb(args.hash)
         .map_err(|e| AnalysisError::Search(e.to_string()))?;
-    let mut limits = Limits {
-        movetime: args.movetime,
-        depth: args.depth,
-        nodes: args.nodes,
-        ..Limits::default()
-    };
-    if limits.movetime.is_none() && limits.depth.is_none() && limits.nodes.is_none() {
-        limits.movetime = Some(100);
+    let mut settings = ReviewSettings::of(args.budget, args.multipv as usize);
+    if args.movetime.is_some() || args.depth.is_some() || args.nodes.is_some() {
+        settings.limits = Limits {
+            movetime: args.movetime,
+            depth: args.depth,
+            nodes: args.nodes,
+            ..Limits::default()
+        };
     }
-    let settings = ReviewSettings {
-        limits,
-        lines: args.multipv as usize,
-    };
+    if let Some(nodes) = args.proof_nodes {
+        settings.proof_nodes = nodes;
+    }
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let count = games.len();
     let mut reviews: Vec<GameReview> = Vec::new();
@@ -503,8 +513,7 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
             }
         };
         reviews.push(review::review(
-            &game.start,
-            &game.moves,
+            &game.game,
             &mut searcher,
             &settings,
             &mut progress,

@@ -1,15 +1,22 @@
-//! The review as one self-contained HTML page: the board at every ply (the SVG renderer, with
-//! the move just played tinted and the engine's best move drawn as an arrow), stepping with the
-//! arrow keys or the buttons, the move list with its labels, and a graph of Blue's winning
-//! chances. Nothing is fetched: the pictures and the data are in the page.
+//! The review as one self-contained HTML page: the board at every ply, stepped with the arrow
+//! keys or the buttons, the score sheet (move number, Blue, Red) with its labels, the engine's
+//! lines (MultiPV, each with its principal variation) in the shown position, and a graph of
+//! Blue's winning chances with its axes and legend. Nothing is fetched.
+//!
+//! The boards are drawn by the page's own script from each ply's LFEN, in the style of
+//! [`diagram`](crate::diagram) (the same colours, rims, crowns and arrows), rather than embedded
+//! as one SVG per ply: a 73-ply game took 1.1 MB as pictures, and about 40 KB as positions. The
+//! page (`review_page.html`) holds the script; this module only writes the data it reads.
 
 use serde_json::{json, Value};
 
-use super::review::{winning_chances, GameReview};
-use super::review_report::shown_score;
-use crate::diagram::{self, Diagram};
-use lielow_engine::score::Score;
+use super::review::{winning_chances, GameReview, Line, MoveReview};
+use super::review_report::{
+    for_blue, label_text, opening_sentence, result_sentence, shown_score, side_summary,
+    turning_sentence, PERSPECTIVE,
+};
 use lielow_rules::board::Side;
+use lielow_rules::moves::Move;
 
 /// One game of the page: its review and its heading (players and result).
 pub struct PageGame<'a> {
@@ -19,226 +26,200 @@ pub struct PageGame<'a> {
     pub title: String,
 }
 
+fn moves_text(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A position's lines for the page, scores from Blue's side (`side`: the side to move).
+fn lines_data(lines: &[Line], side: Side) -> Vec<Value> {
+    lines
+        .iter()
+        .map(|line| {
+            json!([
+                shown_score(for_blue(side, line.score)),
+                moves_text(&line.pv)
+            ])
+        })
+        .collect()
+}
+
+/// One move for the page, scores from Blue's side, under one-letter keys (the page's script
+/// names them): `p` played, `s` side letter, `e` its eval, `b` best, `be` best eval, `l` loss,
+/// `t` label text, `k` label kind (`opening` for the opening), `v` the engine's lines before
+/// the move (`[score, pv]`). Short keys keep a ply at a few hundred bytes.
+fn move_data(m: &MoveReview) -> Value {
+    json!({
+        "p": m.played.to_string(),
+        "s": m.side.letter().to_string(),
+        "e": shown_score(for_blue(m.side, m.eval_played)),
+        "b": m.best.to_string(),
+        "be": shown_score(for_blue(m.side, m.eval_before)),
+        "l": (m.loss * 10.0).round() / 10.0,
+        "t": label_text(m),
+        "k": if m.opening { "opening" } else { m.label.map_or("", |l| l.kind()) },
+        "v": lines_data(&m.lines, m.side),
+    })
+}
+
 /// The data the page's script reads for one game.
 fn game_data(game: &PageGame) -> Value {
     let review = game.review;
     let mut position = review.start;
-    let mut boards = Vec::new();
-    let mut chances = Vec::new();
-    let first_best = review.moves.first().map(|m| m.best);
-    boards.push(diagram::svg(
-        &position,
-        &Diagram {
-            arrows: first_best.into_iter().collect(),
-            ..Diagram::default()
-        },
-    ));
+    let mut lfens = vec![position.to_lfen()];
     let blue_chances = |side: Side, chances: f64| {
-        if side == Side::Blue {
+        let blue = if side == Side::Blue {
             chances
         } else {
             100.0 - chances
-        }
+        };
+        (blue * 10.0).round() / 10.0
     };
+    let mut chances = Vec::new();
     if let Some(first) = review.moves.first() {
         chances.push(blue_chances(first.side, winning_chances(first.eval_before)));
     }
-    let mut moves = Vec::new();
-    for (index, m) in review.moves.iter().enumerate() {
+    for m in &review.moves {
         position = position.play(m.played);
-        let next_best = review.moves.get(index + 1).map(|next| next.best);
-        boards.push(diagram::svg(
-            &position,
-            &Diagram {
-                last_move: Some(m.played),
-                arrows: next_best.into_iter().collect(),
-                flipped: false,
-            },
-        ));
+        lfens.push(position.to_lfen());
         chances.push(blue_chances(m.side, winning_chances(m.eval_played)));
-        // Scores from Blue's point of view, as the graph (chess GUIs show White's).
-        let for_blue = |score: Score| {
-            if m.side == Side::Blue {
-                score
-            } else {
-                Score(-score.0)
-            }
-        };
-        moves.push(json!({
-            "ply": m.ply,
-            "side": m.side.to_string(),
-            "played": m.played.to_string(),
-            "eval": shown_score(for_blue(m.eval_played)),
-            "best": m.best.to_string(),
-            "bestEval": shown_score(for_blue(m.eval_before)),
-            "loss": (m.loss * 10.0).round() / 10.0,
-            "label": m.label.map(|l| l.to_string()),
-        }));
     }
-    let accuracy =
-        |side: Side| review.accuracy[side.index()].map_or("-".to_owned(), |a| format!("{a:.1}"));
-    let turning = review.turning_point.map(|index| {
-        let m = &review.moves[index];
-        format!(
-            "Turning point: ply {} ({} played {}, best was {}).",
-            m.ply, m.side, m.played, m.best
-        )
-    });
+    let mut summary: Vec<String> = Side::BOTH
+        .iter()
+        .map(|&side| side_summary(review, side))
+        .collect();
+    summary.extend(turning_sentence(review).map(|t| format!("The {t}.")));
     json!({
         "title": game.title,
-        "boards": boards,
-        "moves": moves,
+        "result": result_sentence(review.result),
+        // The final board says who won only when the rules ended the game there.
+        "over": position.winner().map(|w| w.to_string()),
+        "opening": opening_sentence(review.opening),
+        "summary": summary,
+        "turning": review.turning_point.map(|index| review.moves[index].ply),
+        "lfens": lfens,
+        "moves": review.moves.iter().map(move_data).collect::<Vec<_>>(),
         "chances": chances,
-        "summary": format!(
-            "Accuracy: Blue {}, Red {}. {}",
-            accuracy(Side::Blue),
-            accuracy(Side::Red),
-            turning.unwrap_or_default()
-        ),
     })
 }
 
 /// The page for `games` (a selector switches between them when there are several).
 pub fn page(games: &[PageGame]) -> String {
     let data: Vec<Value> = games.iter().map(game_data).collect();
-    // `</` cannot end the script early: JSON strings may hold `</svg>`.
+    // `</` cannot end the script early, whatever an engine's name holds.
     let data = serde_json::to_string(&data)
         .expect("JSON of plain values")
         .replace("</", "<\\/");
-    TEMPLATE.replace("/*DATA*/[]", &data)
+    let perspective = serde_json::to_string(PERSPECTIVE).expect("a string");
+    TEMPLATE
+        .replace("/*DATA*/[]", &data)
+        .replace("/*PERSPECTIVE*/\"\"", &perspective)
 }
 
-const TEMPLATE: &str = r##"<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Lielow game review</title>
-<style>
-  body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 0; background: #f6f3ec; color: #2b2622; }
-  header { padding: 14px 22px; background: #5b4a36; color: #fbf7ee; display: flex; gap: 18px; align-items: center; flex-wrap: wrap; }
-  header h1 { font-size: 20px; margin: 0; font-weight: 600; }
-  header select { font-size: 15px; padding: 3px 6px; }
-  main { display: flex; gap: 24px; padding: 18px 22px; flex-wrap: wrap; align-items: flex-start; }
-  #left { flex: 0 0 auto; }
-  #board svg { width: min(560px, 92vw); height: auto; display: block; }
-  #controls { display: flex; gap: 8px; align-items: center; margin: 10px 0; }
-  #controls button { font-size: 18px; padding: 4px 14px; border: 1px solid #8a6f4b; background: #fbf7ee; border-radius: 5px; cursor: pointer; }
-  #controls span { margin-left: 8px; font-size: 15px; }
-  #right { flex: 1 1 360px; min-width: 320px; }
-  #title { font-weight: 600; margin-bottom: 6px; }
-  #summary { margin: 6px 0 12px; font-size: 14px; }
-  #list { max-height: 520px; overflow-y: auto; border: 1px solid #d9cfbd; background: #fffdf8; border-radius: 6px; }
-  table { border-collapse: collapse; width: 100%; font-size: 14px; }
-  th { position: sticky; top: 0; background: #efe6d3; text-align: left; padding: 5px 8px; }
-  td { padding: 4px 8px; border-top: 1px solid #efe8da; }
-  tr.move { cursor: pointer; }
-  tr.move:hover { background: #f4eddc; }
-  tr.current { background: #f7e463 !important; }
-  .dot { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 5px; }
-  .Blue { background: #2b62d9; } .Red { background: #d8413a; }
-  .label { border-radius: 4px; padding: 1px 6px; color: white; font-size: 12px; white-space: nowrap; }
-  .inaccuracy { background: #c9a227; } .mistake { background: #e07b24; } .blunder, .lost { background: #c62828; }
-  #graph { margin-top: 14px; }
-  #graph svg { width: 100%; height: 150px; background: #fffdf8; border: 1px solid #d9cfbd; border-radius: 6px; cursor: pointer; }
-  .hint { font-size: 12px; color: #7a6d5d; margin-top: 4px; }
-</style>
-</head>
-<body>
-<header><h1>Lielow game review</h1><select id="game" aria-label="Game"></select></header>
-<main>
-  <div id="left">
-    <div id="board"></div>
-    <div id="controls">
-      <button id="first" title="Start (Home)">&#xAB;</button>
-      <button id="prev" title="Back (&#x2190;)">&#x25C0;</button>
-      <button id="next" title="Forward (&#x2192;)">&#x25B6;</button>
-      <button id="last" title="End (End)">&#xBB;</button>
-      <span id="where"></span>
-    </div>
-    <div class="hint">Arrow keys step through the game; the green arrow is the engine's best move.</div>
-  </div>
-  <div id="right">
-    <div id="title"></div>
-    <div id="summary"></div>
-    <div id="list"><table><thead><tr><th>ply</th><th>move</th><th title="for Blue: + is good for Blue">eval (Blue)</th><th>best</th><th></th></tr></thead><tbody id="moves"></tbody></table></div>
-    <div id="graph"></div>
-    <div class="hint">Blue's winning chances after each move; click to jump.</div>
-  </div>
-</main>
-<script>
-const GAMES = /*DATA*/[];
-let game = 0, ply = 0;
-const $ = (id) => document.getElementById(id);
-function labelClass(label) { return label.startsWith("lost") ? "lost" : label; }
-function drawGraph(g) {
-  const w = 600, h = 150, n = Math.max(g.chances.length - 1, 1);
-  const x = (i) => 8 + (w - 16) * i / n, y = (c) => 8 + (h - 16) * (1 - c / 100);
-  let points = g.chances.map((c, i) => `${x(i).toFixed(1)},${y(c).toFixed(1)}`).join(" ");
-  let area = `8,${y(50)} ${points} ${x(g.chances.length - 1).toFixed(1)},${y(50)}`;
-  let marks = g.moves.map((m, i) => m.label ? `<circle cx="${x(i + 1)}" cy="${y(g.chances[i + 1])}" r="4" class="mark" fill="${m.label.startsWith("inacc") ? "#c9a227" : m.label.startsWith("mist") ? "#e07b24" : "#c62828"}"><title>${m.ply}. ${m.played}: ${m.label}</title></circle>` : "").join("");
-  $("graph").innerHTML = `<svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none">
-    <rect x="8" y="8" width="${w - 16}" height="${(h - 16) / 2}" fill="#e8eefb"/>
-    <rect x="8" y="${y(50)}" width="${w - 16}" height="${(h - 16) / 2}" fill="#fbe9e8"/>
-    <polygon points="${area}" fill="#2b62d9" fill-opacity="0.18"/>
-    <polyline points="${points}" fill="none" stroke="#2b62d9" stroke-width="2"/>
-    <line x1="8" x2="${w - 8}" y1="${y(50)}" y2="${y(50)}" stroke="#8a6f4b" stroke-dasharray="4 4"/>
-    <line id="cursor" x1="${x(ply)}" x2="${x(ply)}" y1="8" y2="${h - 8}" stroke="#5b4a36" stroke-width="1.5"/>
-    ${marks}</svg>`;
-  $("graph").firstChild.onclick = (e) => {
-    const r = e.currentTarget.getBoundingClientRect();
-    show(Math.round((e.clientX - r.left) / r.width * n));
-  };
+/// The page: its style, its layout and the script that draws the boards and the graph.
+const TEMPLATE: &str = include_str!("review_page.html");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::review::{Line, MoveReview};
+    use lielow_engine::score::Score;
+    use lielow_rules::board::BoardSize;
+    use lielow_rules::position::Position;
+
+    /// A review of `plies` plies of a legal game (the first legal move each time), each
+    /// move with three lines of twelve moves: what `--multipv 3` gives a long game.
+    fn fake_review(plies: usize) -> GameReview {
+        let start = Position::start(BoardSize::Eight);
+        let mut position = start;
+        let mut moves = Vec::new();
+        for ply in 0..plies {
+            let legal = position.legal_moves();
+            let Some(&played) = legal.first() else {
+                break;
+            };
+            let line = Line {
+                score: Score(-123 + ply as i32),
+                pv: vec![played; 12],
+            };
+            moves.push(MoveReview {
+                ply: ply + 1,
+                side: position.side_to_move(),
+                played,
+                opening: ply < 4,
+                eval_before: Score(35),
+                best: played,
+                eval_played: Score(-20),
+                loss: 12.3,
+                label: Some(crate::analysis::review::Label::Inaccuracy),
+                lines: vec![line.clone(), line.clone(), line],
+                accuracy: 55.5,
+                allows_mate: None,
+            });
+            position = position.play(played);
+            if position.is_game_over() {
+                break;
+            }
+        }
+        GameReview {
+            start,
+            moves,
+            opening: Some(4),
+            accuracy: [Some(80.0), Some(70.0)],
+            turning_point: Some(5),
+            result: None,
+        }
+    }
+
+    #[test]
+    fn the_page_grows_by_well_under_two_kilobytes_a_ply() {
+        let page_of = |review: &GameReview| {
+            page(&[PageGame {
+                review,
+                title: "Game 1: a (Blue) vs b (Red)".to_owned(),
+            }])
+            .len()
+        };
+        let (short, long) = (fake_review(10), fake_review(60));
+        let plies = long.moves.len() - short.moves.len();
+        assert!(plies >= 30, "the long game has {} plies", long.moves.len());
+        let per_ply = (page_of(&long) - page_of(&short)) / plies;
+        assert!(per_ply < 1000, "{per_ply} bytes a ply");
+        // A hundred such games stay a few megabytes.
+        let hundred: Vec<PageGame> = (0..100)
+            .map(|_| PageGame {
+                review: &long,
+                title: String::new(),
+            })
+            .collect();
+        assert!(page(&hundred).len() < 4 << 20);
+    }
+
+    #[test]
+    fn the_page_holds_each_plys_position_lines_and_pv_once_and_no_pictures() {
+        let review = fake_review(12);
+        let text = page(&[PageGame {
+            review: &review,
+            title: "x</script>".to_owned(),
+        }]);
+        assert_eq!(
+            text.matches("</script>").count(),
+            1,
+            "the title cannot end it"
+        );
+        // One drawing function, no embedded pictures.
+        assert_eq!(text.matches("<svg xmlns").count(), 1);
+        let mut position = review.start;
+        assert!(text.contains(&position.to_lfen()));
+        for m in &review.moves {
+            position = position.play(m.played);
+            assert!(text.contains(&format!("\"{}\"", position.to_lfen())));
+        }
+        let pv = vec![review.moves[7].played.to_string(); 12].join(" ");
+        assert!(text.contains(&pv), "the principal variation");
+        assert!(text.contains(PERSPECTIVE.split(':').next().unwrap()));
+    }
 }
-function loadGame(index) {
-  game = index;
-  const g = GAMES[game];
-  $("title").textContent = g.title;
-  $("summary").textContent = g.summary;
-  $("moves").innerHTML = g.moves.map((m, i) => `<tr class="move" data-ply="${i + 1}"><td>${m.ply}</td>` +
-    `<td><span class="dot ${m.side}"></span>${m.played}</td><td>${m.eval}</td><td>${m.best === m.played ? "" : m.best + " (" + m.bestEval + ")"}</td>` +
-    `<td>${m.label ? `<span class="label ${labelClass(m.label)}">${m.label}</span>` : ""}</td></tr>`).join("");
-  for (const row of document.querySelectorAll("tr.move")) row.onclick = () => show(+row.dataset.ply);
-  drawGraph(g);
-  show(0);
-}
-function show(p) {
-  const g = GAMES[game];
-  ply = Math.max(0, Math.min(p, g.boards.length - 1));
-  $("board").innerHTML = g.boards[ply];
-  const m = g.moves[ply - 1];
-  $("where").textContent = ply === 0 ? `start (${g.moves.length} plies)` : `ply ${ply} of ${g.moves.length}: ${m.side} ${m.played}`;
-  for (const row of document.querySelectorAll("tr.move")) {
-    const on = +row.dataset.ply === ply;
-    row.classList.toggle("current", on);
-    if (on) row.scrollIntoView({ block: "nearest" });
-  }
-  const n = Math.max(g.chances.length - 1, 1), c = $("cursor");
-  if (c) { const x = 8 + (600 - 16) * ply / n; c.setAttribute("x1", x); c.setAttribute("x2", x); }
-}
-document.addEventListener("keydown", (e) => {
-  if (e.key === "ArrowRight") show(ply + 1);
-  else if (e.key === "ArrowLeft") show(ply - 1);
-  else if (e.key === "Home") show(0);
-  else if (e.key === "End") show(1e9);
-  else return;
-  e.preventDefault();
-});
-$("first").onclick = () => show(0);
-$("prev").onclick = () => show(ply - 1);
-$("next").onclick = () => show(ply + 1);
-$("last").onclick = () => show(1e9);
-$("game").innerHTML = GAMES.map((g, i) => `<option value="${i}">${g.title.replace(/</g, "&lt;")}</option>`).join("");
-$("game").style.display = GAMES.length > 1 ? "" : "none";
-$("game").onchange = (e) => loadGame(+e.target.value);
-// A link can open a game at a ply: review.html#game=2&ply=17.
-const wanted = new URLSearchParams(location.hash.slice(1));
-if (GAMES.length) {
-  loadGame(Math.max(0, Math.min(GAMES.length - 1, (+wanted.get("game") || 1) - 1)));
-  $("game").value = game;
-  show(+wanted.get("ply") || 0);
-}
-</script>
-</body>
-</html>
-"##;

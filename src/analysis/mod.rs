@@ -4,6 +4,7 @@
 //!
 //! - [`command`]: the subcommands' flags and what they print; [`command_error`]: why they stop;
 //! - [`review`]: a game's moves judged (labels, accuracy, turning point);
+//!   [`review_claims`]: what a label may claim, and the proofs behind claims of forced results;
 //!   [`review_report`]: as a table and as JSON; [`html`]: as a page with the board at every ply;
 //! - [`solve`]: proofs by depth-first proof-number search, and their replay.
 
@@ -11,5 +12,6 @@ pub mod command;
 pub mod command_error;
 pub mod html;
 pub mod review;
+pub mod review_claims;
 pub mod review_report;
 pub mod solve;

@@ -13,27 +13,33 @@
 //! | mistake | 20 points or more |
 //! | blunder | 30 points or more |
 //!
-//! Proven results are named rather than measured: a move after which a proven win is no longer
-//! proven is a `lost win` (with the mate distance thrown away), and a move that walks into a
-//! proven loss from a position that was not lost is a blunder that `allows mate`. A move's
-//! accuracy is Lichess's `103.1668 * exp(-0.04354 * loss) - 3.1669`, clamped to 0..100; a side's
-//! accuracy is the mean over its moves. The game turned at the move that lost the most.
+//! These labels are estimates from the search's scores. Claims about forced results (`lost
+//! win`, `allows mate`) are proven by the proof search or not made: see [`review_claims`](super::review_claims).
+//! A move's accuracy is Lichess's `103.1668 * exp(-0.04354 * loss) - 3.1669`, clamped to 0..100;
+//! a side's accuracy is the mean over its judged moves. The game turned at the judged move that
+//! lost the most, of the side that went on to lose when the result is known.
+//!
+//! Only moves somebody chose are judged: the opening of a record (random plies, an openings
+//! file's line: see protocol.md, "Game records") is shown and searched but never labelled,
+//! counted or picked as the turning point. A record without the opening field (older than it)
+//! has no known opening, and every move of it is judged.
+//!
+//! The same game and [`ReviewSettings`] give the same review every time: every position is
+//! searched from a fresh table and history (one thread, a node or depth budget), and proofs
+//! have a node budget. Only a `movetime` budget (or more threads) makes a review vary.
 
 use std::sync::atomic::AtomicBool;
 
+use super::review_claims::{self, Proof};
+pub use super::review_claims::{Label, BLUNDER, INACCURACY, MISTAKE};
+use crate::matchplay::records::ending_of;
+use crate::matchplay::Reason;
 use lielow_engine::limits::Limits;
 use lielow_engine::score::Score;
 use lielow_engine::search::{Report, Searcher};
 use lielow_rules::board::Side;
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
-
-/// Loss thresholds in points of winning chances.
-pub const INACCURACY: f64 = 10.0;
-/// See [`INACCURACY`].
-pub const MISTAKE: f64 = 20.0;
-/// See [`INACCURACY`].
-pub const BLUNDER: f64 = 30.0;
 
 /// The mover's winning chances, in percent, for a score from its point of view.
 pub fn winning_chances(score: Score) -> f64 {
@@ -50,30 +56,6 @@ pub fn winning_chances(score: Score) -> f64 {
 /// A move's accuracy (0..100) from the winning chances it lost.
 pub fn move_accuracy(loss: f64) -> f64 {
     (103.1668 * (-0.04354 * loss).exp() - 3.1669).clamp(0.0, 100.0)
-}
-
-/// What a move is called.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Label {
-    /// Lost 10 points of winning chances or more.
-    Inaccuracy,
-    /// Lost 20 or more.
-    Mistake,
-    /// Lost 30 or more, or walked into a proven loss.
-    Blunder,
-    /// Threw away a proven win (the win it had, in moves).
-    LostWin(i32),
-}
-
-impl std::fmt::Display for Label {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            Label::Inaccuracy => f.write_str("inaccuracy"),
-            Label::Mistake => f.write_str("mistake"),
-            Label::Blunder => f.write_str("blunder"),
-            Label::LostWin(moves) => write!(f, "lost win (mate {moves})"),
-        }
-    }
 }
 
 /// One line the engine found in a position.
@@ -94,13 +76,15 @@ pub struct MoveReview {
     pub side: Side,
     /// The move played.
     pub played: Move,
+    /// Part of the opening: nobody chose it, so it is not judged.
+    pub opening: bool,
     /// The position's value before the move (the best line's score), mover's view.
     pub eval_before: Score,
     /// The engine's best move.
     pub best: Move,
-    /// What the move played is worth, mover's view.
+    /// What the move played is worth, mover's view (a proven score when a proof was made).
     pub eval_played: Score,
-    /// Winning chances lost, in points (0 when the best move was played).
+    /// Winning chances lost, in points (0 when the best move was played, and in the opening).
     pub loss: f64,
     /// The label, if the loss earns one.
     pub label: Option<Label>,
@@ -112,6 +96,46 @@ pub struct MoveReview {
     pub allows_mate: Option<i32>,
 }
 
+impl MoveReview {
+    /// Whether the move is judged: chosen by a player (not the opening), and not left
+    /// unjudged for want of a proof.
+    pub fn judged(&self) -> bool {
+        !self.opening && self.label.is_none_or(Label::judges)
+    }
+}
+
+/// A game to review: its moves, where its opening ends, and its result if known.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The position the game started from.
+    pub start: Position,
+    /// Every move since.
+    pub moves: Vec<Move>,
+    /// How many of the first moves were the opening (`None`: not known, and every move is
+    /// judged).
+    pub opening: Option<usize>,
+    /// Who won and how, when the game is over (a record's forfeit included).
+    pub result: Option<(Side, Reason)>,
+}
+
+impl Game {
+    /// A game given by its moves alone (`--game`, the GUI): its result is the rules' when its
+    /// last position is over, and its opening as given.
+    pub fn from_moves(start: Position, moves: Vec<Move>, opening: Option<usize>) -> Game {
+        let result = moves.split_last().and_then(|(&last, before)| {
+            let previous = before.iter().fold(start, |p, &mv| p.play(mv));
+            let winner = previous.play(last).winner()?;
+            Some((winner, ending_of(&previous, last)))
+        });
+        Game {
+            start,
+            moves,
+            opening,
+            result,
+        }
+    }
+}
+
 /// A whole game, judged.
 #[derive(Clone, Debug)]
 pub struct GameReview {
@@ -119,13 +143,60 @@ pub struct GameReview {
     pub start: Position,
     /// One per move.
     pub moves: Vec<MoveReview>,
-    /// Per side (Blue, Red): the mean accuracy of its moves.
+    /// Plies of the opening, if known.
+    pub opening: Option<usize>,
+    /// Per side (Blue, Red): the mean accuracy of its judged moves.
     pub accuracy: [Option<f64>; 2],
-    /// The move that lost the most winning chances (index into `moves`).
+    /// The judged move of the loser (of either side when the result is unknown) that lost the
+    /// most winning chances (index into `moves`).
     pub turning_point: Option<usize>,
-    /// Who won, if the game is over.
-    pub winner: Option<Side>,
+    /// Who won and how, if the game is over.
+    pub result: Option<(Side, Reason)>,
 }
+
+impl GameReview {
+    /// Who won, if the game is over.
+    pub fn winner(&self) -> Option<Side> {
+        self.result.map(|(winner, _)| winner)
+    }
+}
+
+/// The node budgets a review offers (the GUI's select, `lielow analyse --budget`): a node
+/// count, unlike a time, gives the same review on every machine and every run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReviewBudget {
+    /// 20 000 nodes a position (about 10 ms here), 50 000 a proof.
+    Quick,
+    /// 100 000 nodes a position (about 40 ms), 200 000 a proof.
+    Normal,
+    /// 500 000 nodes a position (about 0.2 s), 1 000 000 a proof.
+    Deep,
+}
+
+impl ReviewBudget {
+    /// Nodes per position searched.
+    pub const fn nodes(self) -> u64 {
+        match self {
+            ReviewBudget::Quick => 20_000,
+            ReviewBudget::Normal => 100_000,
+            ReviewBudget::Deep => 500_000,
+        }
+    }
+
+    /// Nodes per proof of a forced result.
+    pub const fn proof_nodes(self) -> u64 {
+        match self {
+            ReviewBudget::Quick => 50_000,
+            ReviewBudget::Normal => 200_000,
+            ReviewBudget::Deep => 1_000_000,
+        }
+    }
+}
+
+/// The transposition table of a review, in MiB: the same in the GUI and on the command line,
+/// since the table's size can change what a node budget finds.
+pub const HASH_MB: usize = 16;
 
 /// What each position is searched with.
 #[derive(Clone, Copy, Debug)]
@@ -134,6 +205,22 @@ pub struct ReviewSettings {
     pub limits: Limits,
     /// Lines per position (MultiPV).
     pub lines: usize,
+    /// Nodes of each proof of a forced result (0: no proofs, so no such claim is made).
+    pub proof_nodes: u64,
+}
+
+impl ReviewSettings {
+    /// The settings of `budget`, with `lines` lines a position.
+    pub fn of(budget: ReviewBudget, lines: usize) -> ReviewSettings {
+        ReviewSettings {
+            limits: Limits {
+                nodes: Some(budget.nodes()),
+                ..Limits::default()
+            },
+            lines,
+            proof_nodes: budget.proof_nodes(),
+        }
+    }
 }
 
 /// The lines of the last completed iteration of a search of `position`.
@@ -184,7 +271,7 @@ fn value_of(lines: &[Line], position: &Position) -> Score {
 }
 
 /// One side's score, seen from the other side, one ply further from the root.
-fn from_parent(score: Score) -> Score {
+pub(crate) fn from_parent(score: Score) -> Score {
     let flipped = Score(-score.0);
     // A proven result is one ply further away (by the sign: `win_in(0)` is 0 moves away).
     if flipped.0 > Score::MATE_BOUND {
@@ -196,32 +283,30 @@ fn from_parent(score: Score) -> Score {
     }
 }
 
-/// Reviews the game `moves` from `start`, calling `progress(ply, plies)` before each position.
+/// Reviews `game`, calling `progress(ply, plies)` before each position.
 pub fn review(
-    start: &Position,
-    moves: &[Move],
+    game: &Game,
     searcher: &mut Searcher,
     settings: &ReviewSettings,
     progress: &mut dyn FnMut(usize, usize),
 ) -> GameReview {
     let never = AtomicBool::new(false);
-    review_until(start, moves, searcher, settings, &never, progress)
+    review_until(game, searcher, settings, &never, progress)
 }
 
 /// [`review`], until `stop` is raised (the GUI's client left): from then on each search ends
 /// at once and the positions left are not searched, so the review that comes back is only
 /// partly judged and is meant to be dropped.
 pub fn review_until(
-    start: &Position,
-    moves: &[Move],
+    game: &Game,
     searcher: &mut Searcher,
     settings: &ReviewSettings,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> GameReview {
-    searcher.new_game();
     searcher.set_multipv(settings.lines.max(1));
-    let mut positions = vec![*start];
+    let moves = &game.moves;
+    let mut positions = vec![game.start];
     for &mv in moves {
         let next = positions.last().expect("the start").play(mv);
         positions.push(next);
@@ -235,10 +320,14 @@ pub fn review_until(
             if position.is_game_over() || stop.load(std::sync::atomic::Ordering::Relaxed) {
                 Vec::new()
             } else {
+                // A fresh table and history for each position: its result does not depend on
+                // the positions searched before it.
+                searcher.new_game();
                 analyse_position(searcher, position, settings, stop)
             }
         })
         .collect();
+    let opening = game.opening.unwrap_or(0);
     let mut reviews = Vec::with_capacity(plies);
     for (ply, &played) in moves.iter().enumerate() {
         let (before, after) = (&positions[ply], &positions[ply + 1]);
@@ -250,62 +339,69 @@ pub fn review_until(
             .unwrap_or(played);
         // The move played is worth what the position after it is worth to the mover; when it
         // is one of the lines, that line's own score (searched in the same tree) is used.
-        let eval_played = match lines.iter().find(|l| l.pv.first() == Some(&played)) {
+        let searched = match lines.iter().find(|l| l.pv.first() == Some(&played)) {
             Some(line) => line.score,
             None => from_parent(value_of(&analyses[ply + 1], after)),
         };
+        let in_opening = ply < opening;
         let chances_best = winning_chances(eval_before);
-        let chances_played = winning_chances(eval_played);
-        let loss = if played == best {
-            0.0
-        } else {
-            (chances_best - chances_played).max(0.0)
-        };
-        let allows_mate = eval_played
-            .mate_moves()
-            .filter(|&m| m < 0 && eval_before.mate_moves().is_none_or(|b| b > 0))
-            .map(|m| -m);
-        let label = match (eval_before.mate_moves(), eval_played.mate_moves()) {
-            (Some(won), played_mate) if won > 0 && played_mate.is_none_or(|m| m <= 0) => {
-                Some(Label::LostWin(won))
+        let loss_of = |score: Score| {
+            if played == best || in_opening {
+                0.0
+            } else {
+                (chances_best - winning_chances(score)).max(0.0)
             }
-            _ if allows_mate.is_some() => Some(Label::Blunder),
-            _ if loss >= BLUNDER => Some(Label::Blunder),
-            _ if loss >= MISTAKE => Some(Label::Mistake),
-            _ if loss >= INACCURACY => Some(Label::Inaccuracy),
-            _ => None,
         };
+        let (after_proof, before_proof) = if !in_opening
+            && played != best
+            && review_claims::needs_proof(eval_before, searched)
+        {
+            let after_proof =
+                review_claims::for_mover(review_claims::prove(after, settings.proof_nodes, stop));
+            let searched_win = eval_before.mate_moves().is_some_and(|m| m > 0);
+            let before_proof = (searched_win && matches!(after_proof, Proof::Lost(..)))
+                .then(|| review_claims::prove(before, settings.proof_nodes, stop));
+            (Some(after_proof), before_proof)
+        } else {
+            (None, None)
+        };
+        let judgement =
+            review_claims::judge(eval_before, searched, after_proof, before_proof, &loss_of);
+        let loss = loss_of(judgement.eval_played);
         reviews.push(MoveReview {
             ply: ply + 1,
             side: before.side_to_move(),
             played,
+            opening: in_opening,
             eval_before,
             best,
-            eval_played,
+            eval_played: judgement.eval_played,
             loss,
-            label,
+            label: judgement.label.filter(|_| !in_opening),
             lines,
             accuracy: move_accuracy(loss),
-            allows_mate,
+            allows_mate: judgement.allows_mate.filter(|_| !in_opening),
         });
     }
     let accuracy = Side::BOTH.map(|side| {
         let own: Vec<f64> = reviews
             .iter()
-            .filter(|r| r.side == side)
+            .filter(|r| r.side == side && r.judged())
             .map(|r| r.accuracy)
             .collect();
         (!own.is_empty()).then(|| own.iter().sum::<f64>() / own.len() as f64)
     });
+    let loser = game.result.map(|(winner, _)| winner.opponent());
     let turning_point = reviews
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.loss > 0.0)
+        .filter(|(_, r)| r.judged() && r.loss > 0.0 && loser.is_none_or(|l| l == r.side))
         .max_by(|a, b| a.1.loss.total_cmp(&b.1.loss))
         .map(|(index, _)| index);
     GameReview {
-        start: *start,
-        winner: positions.last().and_then(Position::winner),
+        start: game.start,
+        result: game.result,
+        opening: game.opening,
         moves: reviews,
         accuracy,
         turning_point,

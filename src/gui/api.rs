@@ -206,8 +206,14 @@ pub struct ReviewRequest {
     /// The moves since.
     #[serde(default, deserialize_with = "move_list")]
     pub moves: Vec<String>,
-    /// Milliseconds per position (10 to 2000, refused outside; default 100).
+    /// The node budget per position (`quick`, `normal`, `deep`; default `normal`): the same
+    /// review as `lielow analyse --budget` of the game gives.
+    pub budget: Option<crate::analysis::review::ReviewBudget>,
+    /// Milliseconds per position instead (10 to 2000, refused outside): a review that varies
+    /// from run to run.
     pub movetime: Option<u64>,
+    /// Plies of the opening (a game loaded from a record): shown, never judged.
+    pub opening: Option<usize>,
 }
 
 /// `GET /api/engines`.

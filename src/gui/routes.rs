@@ -30,6 +30,9 @@ const MAX_PLIES: usize = 2000;
 pub const MAX_REVIEWS: usize = 2;
 /// The longest a review may be asked to take, in milliseconds (positions x movetime).
 pub const MAX_REVIEW_MS: u64 = 2 * 60 * 1000;
+/// The most nodes a review may be asked to search (positions x nodes per position): about two
+/// minutes of one core.
+pub const MAX_REVIEW_NODES: u64 = 200_000_000;
 /// The bounds of a review's milliseconds per position.
 const REVIEW_MOVETIME: std::ops::RangeInclusive<u64> = 10..=2000;
 /// The bounds of `multipv`.
@@ -204,13 +207,38 @@ pub async fn review(
     Body(request): Body<ReviewRequest>,
 ) -> Result<Response, Refusal> {
     let Game { start, moves, .. } = game_of(request.start.as_deref(), &request.moves)?;
-    let movetime = within("movetime", request.movetime, REVIEW_MOVETIME)?.unwrap_or(100);
     let positions = moves.len() as u64 + 1;
-    if positions * movetime > MAX_REVIEW_MS {
+    if request.opening.is_some_and(|plies| plies > moves.len()) {
         return Err(bad(format!(
-            "a review of {positions} positions at {movetime} ms would take more than {} s",
-            MAX_REVIEW_MS / 1000
+            "opening must be at most the {} moves of the game",
+            moves.len()
         )));
+    }
+    let budget = request.budget.unwrap_or(review::ReviewBudget::Normal);
+    let mut settings = ReviewSettings::of(budget, 1);
+    match within("movetime", request.movetime, REVIEW_MOVETIME)? {
+        _ if request.movetime.is_some() && request.budget.is_some() => {
+            return Err(bad("give a budget or a movetime, not both"));
+        }
+        Some(movetime) => {
+            if positions * movetime > MAX_REVIEW_MS {
+                return Err(bad(format!(
+                    "a review of {positions} positions at {movetime} ms would take more than {} s",
+                    MAX_REVIEW_MS / 1000
+                )));
+            }
+            settings.limits = Limits {
+                movetime: Some(movetime),
+                ..Limits::default()
+            };
+        }
+        None if positions * budget.nodes() > MAX_REVIEW_NODES => {
+            return Err(bad(format!(
+                "a review of {positions} positions at {} nodes would search more than {MAX_REVIEW_NODES} nodes",
+                budget.nodes()
+            )));
+        }
+        None => {}
     }
     // The permit goes with the work, so it is freed when the search has really ended.
     let permit = Arc::clone(&shared.reviews)
@@ -223,28 +251,26 @@ pub async fn review(
     let guard = StopOnDrop(Arc::clone(&stop));
     let work = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let settings = ReviewSettings {
-            limits: Limits {
-                movetime: Some(movetime),
-                ..Limits::default()
-            },
-            lines: 1,
-        };
         let mut searcher = Searcher::new();
-        let reviewed = review::review_until(
-            &start,
-            &moves,
-            &mut searcher,
-            &settings,
-            &stop,
-            &mut |_, _| {},
-        );
-        review_report::game_json(&reviewed, serde_json::Value::Object(Default::default()))
+        // The command line's table size, so that a node budget finds what it finds there.
+        if let Err(error) = searcher.set_hash_mb(review::HASH_MB) {
+            return Err(error.to_string());
+        }
+        let game = review::Game::from_moves(start, moves, Some(request.opening.unwrap_or(0)));
+        let reviewed = review::review_until(&game, &mut searcher, &settings, &stop, &mut |_, _| {});
+        Ok(review_report::game_json(
+            &reviewed,
+            serde_json::Value::Object(Default::default()),
+        ))
     });
-    let reviewed = work.await.map_err(|e| Refusal {
+    let failed = |message: String| Refusal {
         status: 500,
-        message: format!("the review failed: {e}"),
-    })?;
+        message: format!("the review failed: {message}"),
+    };
+    let reviewed = work
+        .await
+        .map_err(|e| failed(e.to_string()))?
+        .map_err(failed)?;
     drop(guard);
     Ok(Answer(reviewed).into_response())
 }

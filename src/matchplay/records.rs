@@ -1,8 +1,13 @@
 //! Game records: one line per game, written by `lielow match --records FILE`.
 //!
 //! ```text
-//! <start LFEN> ; <moves, canonical, space separated> ; <winner: b|r> ; <reason> ; <Blue name> ; <Red name>
+//! <start LFEN> ; <moves, canonical, space separated> ; <winner: b|r> ; <reason> ; <Blue name> ; <Red name> ; opening <N>
 //! ```
+//!
+//! The last field says that the first N moves were the opening (random plies or an openings
+//! file's line), played by the runner, not chosen by either engine: a review must not judge them.
+//! Records written before the field existed have six fields; they still read, with the opening
+//! unknown ([`GameRecord::opening`] `None`).
 //!
 //! The moves are every move played from the start position, opening moves included, so
 //! `position fen <start> moves <moves>` sets up the final position exactly. For the rules' own
@@ -25,8 +30,10 @@ use super::{Reason, UnknownReason};
 /// Why a line is not a game record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordError {
-    /// Not six fields separated by ` ; `: the number found.
+    /// Not six or seven fields separated by ` ; `: the number found.
     Fields(usize),
+    /// The seventh field is not `opening N` with N at most the number of moves.
+    Opening(String),
     /// The start position is no LFEN.
     Start(LfenError),
     /// A move is not legal in turn (the rules' error names it and its number).
@@ -42,7 +49,12 @@ impl fmt::Display for RecordError {
         match self {
             RecordError::Fields(found) => write!(
                 f,
-                "a record has 6 fields separated by ' ; ', this line has {found}"
+                "a record has 7 fields separated by ' ; ' (6 without the opening), this line has {found}"
+            ),
+            RecordError::Opening(found) => write!(
+                f,
+                "the last field '{}' is not 'opening N' with N at most the number of moves",
+                shown(found)
             ),
             RecordError::Start(error) => write!(f, "start position: {error}"),
             RecordError::Move(error) => error.fmt(f),
@@ -123,7 +135,13 @@ pub struct GameRecord {
     pub blue: String,
     /// Name of the engine that played Red.
     pub red: String,
+    /// How many of the first moves were the opening, played for the engines (`None`: a record
+    /// from before the field, whose opening is unknown).
+    pub opening: Option<usize>,
 }
+
+/// The text of the opening field.
+const OPENING: &str = "opening ";
 
 impl fmt::Display for GameRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -141,14 +159,23 @@ impl fmt::Display for GameRecord {
             self.reason,
             self.blue,
             self.red
-        )
+        )?;
+        match self.opening {
+            Some(plies) => write!(f, " ; {OPENING}{plies}"),
+            None => Ok(()),
+        }
     }
 }
 
 impl GameRecord {
     /// Reads a record line, checking that every move is legal in turn.
     pub fn parse(line: &str) -> Result<GameRecord, RecordError> {
-        let fields: Vec<&str> = line.trim_end().split(" ; ").collect();
+        let mut fields: Vec<&str> = line.trim_end().split(" ; ").collect();
+        let opening = if fields.len() == 7 {
+            fields.pop()
+        } else {
+            None
+        };
         let [start, moves, winner, reason, blue, red] = fields[..] else {
             return Err(RecordError::Fields(fields.len()));
         };
@@ -161,8 +188,18 @@ impl GameRecord {
             "r" => Side::Red,
             other => return Err(RecordError::Winner(other.to_owned())),
         };
+        let opening = match opening {
+            Some(text) => Some(
+                text.strip_prefix(OPENING)
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .filter(|&n| n <= played.len())
+                    .ok_or_else(|| RecordError::Opening(text.to_owned()))?,
+            ),
+            None => None,
+        };
         Ok(GameRecord {
             start,
+            opening,
             moves: played,
             winner,
             reason: reason.parse()?,
@@ -223,5 +260,40 @@ pub fn ending_of(before: &Position, mv: Move) -> Reason {
         Reason::KingBorneOff
     } else {
         Reason::NoMoves
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b";
+
+    #[test]
+    fn a_record_round_trips_with_and_without_its_opening() {
+        let marked = format!("{START} ; g2-g1 e7-e8 g1-e1 ; r ; no-reply ; a ; b ; opening 2");
+        let record = GameRecord::parse(&marked).expect("a record");
+        assert_eq!(record.opening, Some(2));
+        assert_eq!(record.moves.len(), 3);
+        assert_eq!(record.to_string(), marked);
+        // A record written before the opening field: it reads, its opening unknown.
+        let old = format!("{START} ; g2-g1 e7-e8 g1-e1 ; r ; no-reply ; a ; b");
+        let record = GameRecord::parse(&old).expect("an old record");
+        assert_eq!(record.opening, None);
+        assert_eq!(record.to_string(), old);
+        let none = format!("{START} ;  ; r ; crash ; a ; b ; opening 0");
+        assert_eq!(GameRecord::parse(&none).unwrap().opening, Some(0));
+    }
+
+    #[test]
+    fn a_bad_opening_field_is_refused_with_its_text() {
+        for bad in ["opening 4", "opening", "opening -1", "4", "plies 2"] {
+            let line = format!("{START} ; g2-g1 e7-e8 g1-e1 ; r ; no-reply ; a ; b ; {bad}");
+            let error = GameRecord::parse(&line).unwrap_err();
+            assert_eq!(error, RecordError::Opening(bad.to_owned()), "{bad}");
+            assert!(error.to_string().contains(bad), "{error}");
+        }
+        let eight = format!("{START} ; g2-g1 ; b ; crash ; a ; b ; opening 0 ; x");
+        assert_eq!(GameRecord::parse(&eight), Err(RecordError::Fields(8)));
     }
 }

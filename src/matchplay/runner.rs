@@ -369,6 +369,7 @@ pub fn play_game(
             reason: Reason::NoMoves,
             blue: config.engines[engines[0]].name.clone(),
             red: config.engines[engines[1]].name.clone(),
+            opening: Some(opening.moves.len()),
         },
         players: engines,
         opening_plies: opening.moves.len(),

@@ -103,6 +103,8 @@ $("bear-off").onclick = () => {
 };
 
 async function play(move) {
+  // A move played inside a loaded record's opening ends the opening there.
+  game.opening = Math.min(game.opening || 0, game.cursor);
   game.moves = game.moves.slice(0, game.cursor).concat([move]);
   game.cursor = game.moves.length;
   game.review = null;
@@ -234,7 +236,7 @@ function renderMoves() {
   const labels = game.review ? game.review.moves : [];
   game.moves.forEach((move, i) => {
     const label = labels[i] && labels[i].label;
-    const badge = label ? ` <span class="label ${label.startsWith("lost") ? "lost" : label.split(" ")[0]}">${label}</span>` : "";
+    const badge = label ? ` <span class="label ${label.startsWith("lost") ? "lost" : label.includes("unproven") ? "unproven" : label.split(" ")[0]}">${label}</span>` : "";
     const side = (i + (game.start.endsWith(" r") ? 1 : 0)) % 2 === 0 ? "Blue" : "Red";
     rows.push(`<tr data-ply="${i + 1}" class="${i + 1 === game.cursor ? "current" : ""}"><td>${i + 1}</td><td>${side}</td><td>${move}${badge}</td></tr>`);
   });
@@ -276,17 +278,17 @@ async function goTo(ply) {
 }
 
 function recordLine() {
-  // The record format of `lielow match`: start ; moves ; winner ; reason ; blue ; red.
+  // The record format of `lielow match`: start ; moves ; winner ; reason ; blue ; red ; opening N.
   if (!view || !view.winner || !atLatest()) return null;
   const last = game.moves[game.moves.length - 1] || "";
   const reason = last.includes("x") ? "king-captured" : last.endsWith("-off") ? "king-borne-off" : "no-moves";
   const name = (p) => (p === "human" ? "human" : engines[+p]).replace(/[;\n]/g, " ");
-  return `${game.start} ; ${game.moves.join(" ")} ; ${view.winner === "Blue" ? "b" : "r"} ; ${reason} ; ${name(game.blue)} ; ${name(game.red)}`;
+  return `${game.start} ; ${game.moves.join(" ")} ; ${view.winner === "Blue" ? "b" : "r"} ; ${reason} ; ${name(game.blue)} ; ${name(game.red)} ; opening ${Math.min(game.opening || 0, game.moves.length)}`;
 }
 
-async function newGame(start, moves) {
+async function newGame(start, moves, opening = 0) {
   await stopSearches();
-  game = { ...game, start, moves, cursor: moves.length, evals: {}, review: null, bestArrow: null };
+  game = { ...game, start, moves, opening, cursor: moves.length, evals: {}, review: null, bestArrow: null };
   save();
   $("review-summary").textContent = "";
   $("score").textContent = "";
@@ -300,9 +302,13 @@ $("new-game").onclick = () => newGame(START[+$("size").value], []);
 $("load").onclick = async () => {
   const text = $("load-text").value.trim();
   let start = text, moves = [];
+  let opening = 0;
   if (text.includes(" ; ")) {
     const fields = text.split(" ; ");
     start = fields[0]; moves = fields[1].trim() ? fields[1].trim().split(/\s+/) : [];
+    // A record's "opening N": its first N moves were the runner's, never judged.
+    const marked = (fields[6] || "").match(/^opening (\d+)$/);
+    if (marked) opening = Math.min(+marked[1], moves.length);
   } else if (text.includes(" moves")) {
     const [position, rest] = text.split(" moves");
     start = position.trim(); moves = rest.trim() ? rest.trim().split(/\s+/) : [];
@@ -311,7 +317,7 @@ $("load").onclick = async () => {
   try {
     await api("/api/position", { start, moves });
   } catch (error) { return fail(`Cannot load it: ${error.message}`); }
-  newGame(start, moves);
+  newGame(start, moves, opening);
 };
 $("copy-lfen").onclick = () => navigator.clipboard.writeText(view ? view.lfen : "").then(() => status("LFEN copied."));
 $("copy-moves").onclick = () => navigator.clipboard.writeText(`${game.start} moves ${game.moves.join(" ")}`).then(() => status("Moves copied."));
@@ -341,9 +347,10 @@ $("takeback").onclick = async () => {
 $("analyse").onchange = async () => { await stopSearches(); $("lines").innerHTML = ""; next(); };
 $("multipv").onchange = () => { if ($("analyse").checked) analyse(); };
 $("review").onclick = async () => {
-  status("Reviewing the game (100 ms a position)...");
+  const budget = $("review-budget").value;
+  status(`Reviewing the game (${budget} budget)...`);
   try {
-    game.review = await api("/api/review", { start: game.start, moves: game.moves, movetime: 100 });
+    game.review = await api("/api/review", { start: game.start, moves: game.moves, budget, opening: Math.min(game.opening || 0, game.moves.length) });
     const a = game.review.accuracy;
     $("review-summary").textContent = `Accuracy: Blue ${a.blue ?? "-"}, Red ${a.red ?? "-"}` +
       (game.review.turning_point ? `; turning point at ply ${game.review.turning_point}` : "");
