@@ -283,7 +283,10 @@ impl Searcher {
             clock_started: started,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
         };
-        let (tt, params) = (&self.tt, self.settings.params);
+        let (tt, mut params) = (&self.tt, self.settings.params);
+        if skill.enabled() && !skill.quiescence() {
+            params.qsearch = false;
+        }
         let network = self.settings.network.as_deref();
         let ponderhit = &*self.ponderhit;
         let (main_memory, helper_memory) = self

@@ -5,8 +5,9 @@
 //!
 //! How a level `L` (0 to 20, fractional when it comes from `UCI_Elo`) plays:
 //!
-//! - it searches to depth `1 + L / 2` at most (depth 1 at level 0, 10 at level 19), within the
-//!   `go` limits;
+//! - it searches to depth `1 + L / 3` at most (depth 1 at levels 0 to 2, 7 at 18 and 19),
+//!   within the `go` limits; below level 4 without the capture search at the leaves (it does
+//!   not follow exchanges, though it still sees a king capture one move away);
 //! - it searches `4 + (20 - L) / 4` root lines (MultiPV, whatever `MultiPV` says: 9 at level
 //!   0, 4 near 20), all reported;
 //! - of the last completed iteration's lines it plays the one with the highest
@@ -40,15 +41,18 @@ const HUNDREDTHS: u32 = 100;
 pub const SPREAD_CAP: i32 = 100;
 
 /// The calibrated ladder: (`Skill Level`, Elo with `builtin:random` at 0), ascending in both.
-/// Measured at 20 ms a move on 8x8 by `scripts/levels.sh` (README, "Levels"). `UCI_Elo` takes
+/// Measured at 20 ms a move on 8x8 by `scripts/levels.sh`, 30 games a step (330 in all; README,
+/// "Levels", has the intervals, ±130 to ±290 a step). `UCI_Elo` takes
 /// `LADDER[0].1 ..= LADDER[last].1` and is interpolated linearly between the rungs.
-pub const LADDER: [(u32, u32); 6] = [
-    (0, 1000),
-    (4, 1400),
-    (8, 1800),
-    (12, 2200),
-    (16, 2600),
-    (20, 3000),
+pub const LADDER: [(u32, u32); 8] = [
+    (0, 647),
+    (3, 1165),
+    (6, 1587),
+    (9, 1655),
+    (12, 1747),
+    (15, 1815),
+    (18, 1907),
+    (20, 1975),
 ];
 
 /// The lowest `UCI_Elo` (level 0's).
@@ -125,9 +129,16 @@ impl Skill {
         self.hundredths < FULL_LEVEL * HUNDREDTHS
     }
 
-    /// The deepest iteration at this level: `1 + level / 2`.
+    /// The deepest iteration at this level: `1 + level / 3`. (Pilot games, 20 each at 20 ms a
+    /// move: with `1 + level / 2`, level 0 scored 1-19 against level 4 but 9-11 was level 4's
+    /// score against level 8: the first plies are worth far more than the later ones.)
     pub fn max_depth(&self) -> u32 {
-        1 + self.hundredths / (2 * HUNDREDTHS)
+        1 + self.hundredths / (3 * HUNDREDTHS)
+    }
+
+    /// Whether this level searches captures at the leaves (from level 4).
+    pub fn quiescence(&self) -> bool {
+        self.hundredths >= 4 * HUNDREDTHS
     }
 
     /// The root lines searched at this level: `4 + (20 - level) / 4`.
@@ -220,7 +231,9 @@ mod tests {
         assert!(!Skill::default().enabled());
         assert!(!Skill::level(25).enabled());
         assert_eq!(Skill::level(0).max_depth(), 1);
-        assert_eq!(Skill::level(19).max_depth(), 10);
+        assert_eq!(Skill::level(2).max_depth(), 1);
+        assert_eq!(Skill::level(19).max_depth(), 7);
+        assert!(!Skill::level(3).quiescence() && Skill::level(4).quiescence());
         assert_eq!(Skill::level(0).lines(), 9);
         assert_eq!(Skill::level(19).lines(), 4);
     }
