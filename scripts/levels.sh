@@ -16,7 +16,9 @@
 #
 # Defaults, each overridable by an environment variable:
 #   LIELOW=target/release/lielow (built if missing)   GAMES=30   MOVETIME=20   PLIES=4
-#   SIZE=8   SEED=1   LADDER="builtin:random builtin:greedy builtin:mcts:200 builtin:mcts:2000
+#   SIZE=8   SEED=1   BOOK=<openings file> (instead of PLIES random plies; on 9x9 random plies
+#   decide the game, 1 to 12 plies long: use `lielow openings --size 9 --balanced-depth 6`)
+#   LADDER="builtin:random builtin:greedy builtin:mcts:200 builtin:mcts:2000
 #   L0 L3 L6 L9 L12 L15 L18 L20"
 set -euo pipefail
 
@@ -32,6 +34,11 @@ movetime=${MOVETIME:-20}
 plies=${PLIES:-4}
 size=${SIZE:-8}
 seed=${SEED:-1}
+if [ -n "${BOOK:-}" ]; then
+    openings=(--openings "$BOOK" --openings-order random)
+else
+    openings=(--random-plies "$plies")
+fi
 read -ra ladder <<<"${LADDER:-builtin:random builtin:greedy builtin:mcts:200 builtin:mcts:2000 L0 L3 L6 L9 L12 L15 L18 L20}"
 
 if [ ! -x "$lielow" ]; then
@@ -54,7 +61,7 @@ for ((i = 0; i + 1 < ${#ladder[@]}; i++)); do
     json="$out/step-$i.json"
     echo "levels.sh: $high against $low ($games games)" >&2
     "$lielow" match --engine "${first[@]}" --engine "${second[@]}" --games "$games" \
-        --movetime "$movetime" --random-plies "$plies" --size "$size" --seed "$seed" \
+        --movetime "$movetime" "${openings[@]}" --size "$size" --seed "$seed" \
         --concurrency 1 --json "$json" >/dev/null 2>&1
 done
 
