@@ -16,9 +16,12 @@
 #
 # Defaults, each overridable by an environment variable:
 #   LIELOW=target/release/lielow (built if missing)   GAMES=30   MOVETIME=20   PLIES=4
+#   LATENCY=1000 (ms past the movetime before a move is a time forfeit: on a loaded machine the
+#   50 ms default made a third of the full-strength engine's losses forfeits; the engines still
+#   plan for MOVETIME)
 #   SIZE=8   SEED=1   BOOK=<openings file> (instead of PLIES random plies; on 9x9 random plies
 #   decide the game, 1 to 12 plies long: use `lielow openings --size 9 --balanced-depth 6`)
-#   LADDER="builtin:random builtin:greedy builtin:mcts:200 builtin:mcts:2000
+#   LADDER="builtin:random builtin:greedy builtin:mcts:200 builtin:mcts
 #   L0 L3 L6 L9 L12 L15 L18 L20"
 set -euo pipefail
 
@@ -34,12 +37,13 @@ movetime=${MOVETIME:-20}
 plies=${PLIES:-4}
 size=${SIZE:-8}
 seed=${SEED:-1}
+latency=${LATENCY:-1000}
 if [ -n "${BOOK:-}" ]; then
     openings=(--openings "$BOOK" --openings-order random)
 else
     openings=(--random-plies "$plies")
 fi
-read -ra ladder <<<"${LADDER:-builtin:random builtin:greedy builtin:mcts:200 builtin:mcts:2000 L0 L3 L6 L9 L12 L15 L18 L20}"
+read -ra ladder <<<"${LADDER:-builtin:random builtin:greedy builtin:mcts:200 builtin:mcts L0 L3 L6 L9 L12 L15 L18 L20}"
 
 if [ ! -x "$lielow" ]; then
     (cd "$root" && cargo build --release)
@@ -62,7 +66,7 @@ for ((i = 0; i + 1 < ${#ladder[@]}; i++)); do
     echo "levels.sh: $high against $low ($games games)" >&2
     "$lielow" match --engine "${first[@]}" --engine "${second[@]}" --games "$games" \
         --movetime "$movetime" "${openings[@]}" --size "$size" --seed "$seed" \
-        --concurrency 1 --json "$json" >/dev/null 2>&1
+        --latency-ms "$latency" --concurrency 1 --json "$json" >/dev/null 2>&1
 done
 
 python3 - "$out" "${ladder[@]}" <<'EOF'
