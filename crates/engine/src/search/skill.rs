@@ -42,17 +42,17 @@ pub const SPREAD_CAP: i32 = 100;
 
 /// The calibrated ladder: (`Skill Level`, Elo with `builtin:random` at 0), ascending in both.
 /// Measured at 20 ms a move on 8x8 by `scripts/levels.sh`, 30 games a step (330 in all; README,
-/// "Levels", has the intervals, ±130 to ±290 a step). `UCI_Elo` takes
+/// "Levels", has the intervals, ±125 to ±290 a step). `UCI_Elo` takes
 /// `LADDER[0].1 ..= LADDER[last].1` and is interpolated linearly between the rungs.
 pub const LADDER: [(u32, u32); 8] = [
-    (0, 647),
-    (3, 1165),
-    (6, 1587),
-    (9, 1655),
-    (12, 1747),
-    (15, 1815),
-    (18, 1907),
-    (20, 1975),
+    (0, 761),
+    (3, 1184),
+    (6, 1701),
+    (9, 1870),
+    (12, 1986),
+    (15, 2031),
+    (18, 2173),
+    (20, 2531),
 ];
 
 /// The lowest `UCI_Elo` (level 0's).
