@@ -260,6 +260,38 @@ fn a_person_who_thinks_still_gets_the_engines_move_at_once() {
     );
 }
 
+/// The page's level reaches the engine as its `Skill Level`: level 0 searches depth 1 and its
+/// nine lines; the next search without a level is at full strength again (one line, deeper).
+#[test]
+fn a_level_is_the_engines_skill_level_for_that_search() {
+    let gui = Gui::start(&[]);
+    let mut page = gui.open_page();
+    let session = page.session.clone();
+    let mut search = |id: u64, skill: Option<u64>| {
+        let mut body = json!({"session": session, "engine": 0, "start": START,
+            "limits": {"movetime": 200}, "search": id});
+        if let Some(skill) = skill {
+            body["skill"] = json!(skill);
+        }
+        let (status, answer) = gui.post("/api/go", body);
+        assert_eq!(status, 200, "{answer}");
+        let events = page.events_until(|e| e["type"] == "bestmove" && e["search"] == id);
+        events
+            .into_iter()
+            .filter(|e| e["type"] == "info" && e["search"] == id)
+            .collect::<Vec<Value>>()
+    };
+    let weak = search(1, Some(0));
+    assert!(weak.iter().any(|e| e["multipv"] == 9), "{weak:?}");
+    assert!(weak.iter().all(|e| e["depth"] == 1), "{weak:?}");
+    let full = search(2, None);
+    assert!(full.iter().all(|e| e["multipv"] == 1), "{full:?}");
+    assert!(
+        full.iter().any(|e| e["depth"].as_u64() > Some(1)),
+        "{full:?}"
+    );
+}
+
 #[test]
 fn requests_of_the_wrong_type_are_refused_and_sessions_are_bounded() {
     let gui = Gui::start(&[]);
@@ -272,6 +304,8 @@ fn requests_of_the_wrong_type_are_refused_and_sessions_are_bounded() {
         ("engine", json!(1), "no engine 1"),
         ("multipv", json!(1000), "multipv must be 1 to 32"),
         ("multipv", json!(0), "multipv must be 1 to 32"),
+        ("skill", json!(21), "skill must be 0 to 20"),
+        ("skill", json!(-1), "invalid value"),
         ("colour", json!("blue"), "unknown field `colour`"),
     ] {
         let mut body = json!({"session": session, "engine": 0, "start": START,

@@ -245,6 +245,14 @@ fn handshake_lists_id_and_options() {
                 "option name MultiPV type spin default 1 min 1 max 256".to_owned(),
                 "option name Ponder type check default false".to_owned(),
                 "option name Clear Hash type button".to_owned(),
+                "option name Skill Level type spin default 20 min 0 max 20".to_owned(),
+                "option name UCI_LimitStrength type check default false".to_owned(),
+                format!(
+                    "option name UCI_Elo type spin default {} min {} max {}",
+                    lielow_engine::search::skill::MIN_ELO,
+                    lielow_engine::search::skill::MIN_ELO,
+                    lielow_engine::search::skill::MAX_ELO
+                ),
                 ok.to_owned(),
             ]
         );
@@ -259,6 +267,9 @@ fn options_are_applied_or_refused_with_one_error() {
         "setoption name Hash value 4",
         "setoption name threads value 2",
         "setoption name BOARDSIZE value 8",
+        "setoption name skill level value 0",
+        "setoption name UCI_LimitStrength value true",
+        "setoption name Skill Seed value 9",
     ] {
         assert!(engine.ask(good).is_empty(), "{good}");
     }
@@ -270,6 +281,11 @@ fn options_are_applied_or_refused_with_one_error() {
         "setoption name BoardSize value 10",
         "setoption name Ponder value maybe",
         "setoption name Pondering value true",
+        "setoption name Skill Level value 21",
+        "setoption name Skill Level value -3",
+        "setoption name UCI_LimitStrength value sometimes",
+        "setoption name UCI_Elo value 0",
+        "setoption name Skill Seed value -1",
         "setoption name Hash",
         "setoption Hash 3",
     ] {

@@ -182,6 +182,9 @@ pub struct GoRequest {
     pub limits: LimitsRequest,
     /// Principal variations (1 to 32, refused outside; default 1).
     pub multipv: Option<u64>,
+    /// The engine's `Skill Level` for this search (0 to 20, refused outside; default 20, full
+    /// strength): the page's level selector, for the engine's moves in a game.
+    pub skill: Option<u64>,
     /// The page's number for the search, returned with its events.
     #[serde(default)]
     pub search: u64,

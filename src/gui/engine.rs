@@ -29,6 +29,8 @@ use lielow_rules::position::Position;
 
 /// How long an engine may take to answer `ugi` and `isready`.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// `Skill Level` at full strength, a fresh engine's.
+const FULL_STRENGTH: u32 = 20;
 /// How long past its budget a searching engine may stay silent before it is declared hung.
 const SILENCE_ALLOWANCE: Duration = Duration::from_secs(4);
 
@@ -43,6 +45,8 @@ pub struct SearchOrder {
     pub limits: Limits,
     /// Principal variations wanted (MultiPV).
     pub lines: u32,
+    /// The `Skill Level` wanted (20: full strength, which a fresh engine has).
+    pub skill: u32,
     /// The page's number for it, returned with every event, so the page can drop stale ones.
     pub search: u64,
 }
@@ -230,6 +234,9 @@ struct EngineThread {
     search: Option<(u64, Option<Instant>)>,
     /// The MultiPV the engine was last given.
     lines: u32,
+    /// The `Skill Level` the engine was last given (sent only when it changes, so an engine
+    /// without the option hears of it only when a level is chosen).
+    skill: u32,
     /// Orders that came while the thread waited for the engine.
     pending: VecDeque<Order>,
 }
@@ -246,6 +253,7 @@ impl EngineThread {
             started: 0,
             search: None,
             lines: 1,
+            skill: FULL_STRENGTH,
             pending: VecDeque::new(),
         }
     }
@@ -294,6 +302,7 @@ impl EngineThread {
             id,
         });
         self.lines = 1;
+        self.skill = FULL_STRENGTH;
         let options = self.options.clone();
         let mut client = self.client(inbox).expect("started above");
         client
@@ -381,9 +390,12 @@ impl EngineThread {
         let position = PositionCommand::game(&order.start, &order.moves);
         let multipv = (order.lines != self.lines).then_some(order.lines);
         self.lines = order.lines;
+        let skill = (order.skill != self.skill).then_some(order.skill);
+        self.skill = order.skill;
         let mut client = self.client(inbox).expect("started above");
         let taken = multipv
             .map_or(Ok(()), |lines| client.set_option("MultiPV", lines))
+            .and_then(|()| skill.map_or(Ok(()), |level| client.set_option("Skill Level", level)))
             .and_then(|()| client.go(&position, &order.limits, HANDSHAKE_TIMEOUT));
         if taken.is_err() {
             self.search = Some((order.search, None));

@@ -37,6 +37,8 @@ pub const MAX_REVIEW_NODES: u64 = 200_000_000;
 const REVIEW_MOVETIME: std::ops::RangeInclusive<u64> = 10..=2000;
 /// The bounds of `multipv`.
 const MULTIPV: std::ops::RangeInclusive<u64> = 1..=32;
+/// The bounds of `skill` (the engine's `Skill Level` option; the last is full strength).
+const SKILL: std::ops::RangeInclusive<u64> = 0..=20;
 
 /// What the routes share.
 pub struct Shared {
@@ -164,11 +166,13 @@ pub async fn go(
     }
     let limits = limits_of(request.limits)?;
     let lines = within("multipv", request.multipv, MULTIPV)?.unwrap_or(1) as u32;
+    let skill = within("skill", request.skill, SKILL)?.unwrap_or(*SKILL.end()) as u32;
     let order = Order::Search(Box::new(SearchOrder {
         start,
         moves,
         limits,
         lines,
+        skill,
         search: request.search,
     }));
     shared

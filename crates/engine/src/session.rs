@@ -32,7 +32,7 @@ use lielow_rules::moves::Move;
 /// The most refused `go searchmoves` moves an error line names (the others are counted).
 const REFUSED_MOVES_NAMED: usize = 5;
 use lielow_rules::position::Position;
-pub use settings::Settings;
+pub use settings::{Settings, Strength};
 
 /// The longest input line read whole (far above any real `position` line: a game is a few
 /// hundred moves); the rest of a longer line is skipped and the line refused.
@@ -271,17 +271,22 @@ impl Engine {
                 }
             }
             OptionSetting::Threads(threads) => {
-                self.configure("setoption Threads", |search| search.threads = threads)
+                self.configure("setoption Threads", |search| search.threads = threads);
             }
             OptionSetting::MultiPv(lines) => {
-                self.configure("setoption MultiPV", |search| search.multipv = lines)
+                self.configure("setoption MultiPV", |search| search.multipv = lines);
             }
-            OptionSetting::MoveOverheadMs(milliseconds) => self
-                .configure("setoption Move Overhead", |search| {
+            OptionSetting::MoveOverheadMs(milliseconds) => {
+                self.configure("setoption Move Overhead", |search| {
                     search.move_overhead_ms = milliseconds
-                }),
+                });
+            }
+            OptionSetting::SkillLevel(level) => self.set_strength(|s| s.level = level),
+            OptionSetting::LimitStrength(on) => self.set_strength(|s| s.limit = on),
+            OptionSetting::Elo(elo) => self.set_strength(|s| s.elo = elo),
+            OptionSetting::SkillSeed(seed) => self.set_strength(|s| s.seed = seed),
             OptionSetting::SearchParam(param) => {
-                self.configure("setoption", |search| param.apply(&mut search.params))
+                self.configure("setoption", |search| param.apply(&mut search.params));
             }
             OptionSetting::EvalFile(choice) => {
                 // Checked first: a file is not read for a setting that would be refused.
@@ -290,7 +295,7 @@ impl Engine {
                 }
                 match choice.load() {
                     Ok(network) => {
-                        self.configure("setoption EvalFile", |search| search.network = network)
+                        self.configure("setoption EvalFile", |search| search.network = network);
                     }
                     Err(why) => self.out.send(&ugi::error_line(format!(
                         "EvalFile '{}': {why}",
@@ -301,18 +306,36 @@ impl Engine {
         }
     }
 
+    /// Changes the strength options with `change`, and the searcher's skill to what they now
+    /// make; kept only if the searcher takes it.
+    fn set_strength(&mut self, change: impl FnOnce(&mut Strength)) {
+        let mut wanted = self.settings.strength;
+        change(&mut wanted);
+        let skill = wanted.skill();
+        if self.configure("setoption", |search| search.skill = skill) {
+            self.settings.strength = wanted;
+        }
+    }
+
     /// Changes the search settings with `change` and configures the idle searcher from them;
-    /// kept only if the searcher takes them (`what` names the command refused while a job runs).
-    fn configure(&mut self, what: &str, change: impl FnOnce(&mut SearchSettings)) {
+    /// kept only if the searcher takes them (`what` names the command refused while a job
+    /// runs). Returns whether they were kept.
+    fn configure(&mut self, what: &str, change: impl FnOnce(&mut SearchSettings)) -> bool {
         let mut wanted = self.settings.search.clone();
         change(&mut wanted);
         let Some(searcher) = self.idle_searcher(what) else {
-            return;
+            return false;
         };
         match searcher.configure(&wanted) {
-            Ok(()) => self.settings.search = wanted,
+            Ok(()) => {
+                self.settings.search = wanted;
+                true
+            }
             // Nothing was applied: searcher and settings keep what they had.
-            Err(why) => self.out.send(&ugi::error_line(why)),
+            Err(why) => {
+                self.out.send(&ugi::error_line(why));
+                false
+            }
         }
     }
 

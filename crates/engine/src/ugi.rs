@@ -241,7 +241,8 @@ mod reply;
 pub use go::{go_line, GoCommand, MAX_IGNORED_SHOWN};
 pub use options::{
     listed_names, Button, Check, OptionSetting, Spin, Text, UgiOption, BOARD_SIZE, CLEAR_HASH,
-    DEVELOPMENT_OPTIONS, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTI_PV, OPTIONS, PONDER, THREADS,
+    DEVELOPMENT_OPTIONS, ELO, EVAL_FILE, HASH, LIMIT_STRENGTH, MOVE_OVERHEAD, MULTI_PV, OPTIONS,
+    PONDER, SKILL_LEVEL, SKILL_SEED, THREADS,
 };
 use position::parse_position;
 pub use position::{lfen_word, PositionCommand, Start};

@@ -12,7 +12,7 @@ let sessionReady = null; // resolves once the stream has named it
 
 let engines = [];
 let game = JSON.parse(localStorage.getItem("lielow-game") || "null") || {
-  start: START[8], moves: [], cursor: 0, blue: "human", red: "0", kind: "movetime", value: 500,
+  start: START[8], moves: [], cursor: 0, blue: "human", red: "0", kind: "movetime", value: 500, level: 20,
   flip: false, evals: {}, review: null,
 };
 let view = null;         // the shown position, as the server describes it
@@ -131,7 +131,7 @@ async function next() {
   status(`${engines[+player]} (${view.side}) is thinking...`);
   try {
     await api("/api/go", {
-      session, engine: +player, start: game.start, moves: game.moves, limits: limits(), multipv: 1, search: searchId,
+      session, engine: +player, start: game.start, moves: game.moves, limits: limits(), multipv: 1, skill: +(game.level ?? 20), search: searchId,
     });
   } catch (error) { fail(error.message); searching = null; }
 }
@@ -364,6 +364,10 @@ for (const id of ["blue", "red"]) {
   $(id).onchange = async () => { game[id] = $(id).value; save(); await stopSearches(); next(); };
 }
 $("limit-kind").onchange = () => { game.kind = $("limit-kind").value; save(); };
+// The engine's level in a game (its `Skill Level`; analysis and review stay at full strength).
+$("level").innerHTML = [`<option value="20">Full strength</option>`]
+  .concat(Array.from({ length: 20 }, (_, i) => `<option value="${19 - i}">Skill Level ${19 - i}</option>`)).join("");
+$("level").onchange = () => { game.level = +$("level").value; save(); };
 $("limit-value").onchange = () => { game.value = +$("limit-value").value; save(); };
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
@@ -384,6 +388,7 @@ document.addEventListener("keydown", (e) => {
   $("blue").innerHTML = options; $("red").innerHTML = options;
   $("blue").value = game.blue; $("red").value = game.red;
   $("limit-kind").value = game.kind; $("limit-value").value = game.value;
+  $("level").value = String(game.level ?? 20);
   $("size").value = game.start.split("/").length === 9 ? "9" : "8";
   connect();
   await render();

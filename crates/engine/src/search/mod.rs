@@ -26,6 +26,7 @@
 //! | `shared.rs` | what all threads of a search share; where idle helpers look for work |
 //! | `ordering.rs`, `pv.rs`, `exchange.rs` | move ordering, principal variation, static exchange |
 //! | `report.rs` | what a search tells its caller |
+//! | `skill.rs` | weakened play: the levels, their depth, lines and the move they pick |
 //! | `settings.rs` | what a searcher is configured with, and why a setting is refused |
 
 mod correction;
@@ -37,6 +38,7 @@ mod pv;
 mod report;
 mod settings;
 mod shared;
+pub mod skill;
 mod split_point;
 mod worker;
 
@@ -58,6 +60,7 @@ pub use node::MAX_PLY;
 pub use params::{ParamError, Params};
 pub use report::{CurrentMove, Info, Report, Reporter, SearchResult, CURRENT_MOVE_AFTER};
 pub use settings::{HashError, SearchSettings, ThreadsError};
+pub use skill::Skill;
 pub use split_point::MAX_THREADS;
 
 /// Hash size of a new searcher, in MiB.
@@ -162,6 +165,7 @@ impl Searcher {
         self.set_move_overhead_ms(settings.move_overhead_ms);
         self.set_params(settings.params);
         self.set_network(settings.network.clone());
+        self.set_skill(settings.skill);
         Ok(())
     }
 
@@ -217,6 +221,11 @@ impl Searcher {
         self.settings.network.as_ref()
     }
 
+    /// Sets the strength handicap (`Skill Level`, `UCI_Elo`; the default is full strength).
+    pub fn set_skill(&mut self, skill: Skill) {
+        self.settings.skill = skill;
+    }
+
     /// Sets the search's parameters (for measurements; the default is the engine as it plays).
     pub fn set_params(&mut self, params: Params) {
         self.settings.params = params;
@@ -252,7 +261,17 @@ impl Searcher {
             self.tt = TranspositionTable::new(DEFAULT_HASH_MB);
         }
         self.tt.new_search();
+        let skill = self.settings.skill;
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        // A weakened search stops at its level's depth and searches its lines to pick from.
+        let (max_depth, lines) = if skill.enabled() {
+            (
+                max_depth.min(skill.max_depth()),
+                self.settings.multipv.max(skill.lines()),
+            )
+        } else {
+            (max_depth, self.settings.multipv)
+        };
         let shared = Shared::new(stop, &self.splits);
         let running_helpers = (self.threads.len() - 1).min(self.helper_limit);
         let main_duties = MainDuties {
@@ -265,7 +284,10 @@ impl Searcher {
             clock_started: started,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
         };
-        let (tt, params) = (&self.tt, self.settings.params);
+        let (tt, mut params) = (&self.tt, self.settings.params);
+        if skill.enabled() && !skill.quiescence() {
+            params.qsearch = false;
+        }
         let network = self.settings.network.as_deref();
         let ponderhit = &*self.ponderhit;
         let (main_memory, helper_memory) = self
@@ -286,7 +308,8 @@ impl Searcher {
                 Worker::new(main_memory, network, tt, &shared, params, Some(main_duties));
             main.restrict_root(root_moves);
             main.stop_at_mate(limits.mate);
-            main.report_lines(self.settings.multipv);
+            main.report_lines(lines);
+            main.weaken(skill);
             main.report_to(report);
             if limits.ponder {
                 main.ponder_until(ponderhit);

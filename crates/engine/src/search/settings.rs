@@ -7,6 +7,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::params::Params;
+use super::skill::Skill;
 use super::{MAX_HASH_MB, MAX_THREADS};
 use crate::nnue::Network;
 use crate::tt::AllocationError;
@@ -24,11 +25,13 @@ pub struct SearchSettings {
     pub params: Params,
     /// The evaluation network; `None`: the hand-set evaluation.
     pub network: Option<Arc<Network>>,
+    /// The strength handicap (`Skill Level`, `UCI_LimitStrength` with `UCI_Elo`).
+    pub skill: Skill,
 }
 
 impl Default for SearchSettings {
     /// The engine as it plays: one thread, one line, the default overhead and parameters, the
-    /// network built into the program.
+    /// network built into the program, full strength.
     fn default() -> SearchSettings {
         SearchSettings {
             threads: 1,
@@ -36,6 +39,7 @@ impl Default for SearchSettings {
             move_overhead_ms: crate::time::DEFAULT_MOVE_OVERHEAD_MS,
             params: Params::default(),
             network: Some(Network::embedded()),
+            skill: Skill::default(),
         }
     }
 }

@@ -21,6 +21,7 @@ use super::params::Params;
 use super::pv::PvTable;
 use super::report::{CurrentMove, Report, Reporter, CURRENT_MOVE_AFTER};
 use super::shared::Shared;
+use super::skill::Skill;
 use super::split_point::Watched;
 use crate::eval;
 use crate::nnue::{Accumulator, Network};
@@ -136,6 +137,8 @@ pub struct Worker<'a> {
     reporter: Option<&'a mut Reporter<'a>>,
     /// The depth of the main thread's iteration, for the root move reports.
     iteration_depth: u32,
+    /// The strength handicap: which root line the main thread plays.
+    skill: Skill,
 }
 
 /// How a node's search ended, for the table.
@@ -201,6 +204,7 @@ impl<'a> Worker<'a> {
             ponder_signal: None,
             reporter: None,
             iteration_depth: 0,
+            skill: Skill::default(),
         }
     }
 
@@ -273,6 +277,11 @@ impl<'a> Worker<'a> {
     pub fn report_lines(&mut self, lines: usize) {
         self.multipv = lines.max(1);
         self.root_excluded = Vec::with_capacity(self.multipv);
+    }
+
+    /// Main thread: plays a move `skill` picks among the lines (full strength: the best).
+    pub fn weaken(&mut self, skill: Skill) {
+        self.skill = skill;
     }
 
     /// Main thread: ends the search once a forced win in at most `moves` moves is proven.

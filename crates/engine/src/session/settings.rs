@@ -3,7 +3,7 @@
 use lielow_rules::board::BoardSize;
 
 use crate::nnue::Network;
-use crate::search::{Params, SearchSettings};
+use crate::search::{Params, SearchSettings, Skill};
 use crate::ugi;
 
 /// The session's options. The session reads them here and nowhere else; its searcher is
@@ -19,9 +19,50 @@ pub struct Settings {
     pub board_size: BoardSize,
     /// `Ponder`: `bestmove` names the expected reply.
     pub ponder: bool,
-    /// `Threads`, `MultiPV`, `Move Overhead`, the search parameters and `EvalFile`: what the
-    /// searcher is configured with.
+    /// `Skill Level`, `UCI_LimitStrength`, `UCI_Elo` and `Skill Seed` as set; the searcher
+    /// gets the one [`Skill`] they make (`search.skill`).
+    pub strength: Strength,
+    /// `Threads`, `MultiPV`, `Move Overhead`, the search parameters, `EvalFile` and the skill:
+    /// what the searcher is configured with.
     pub search: SearchSettings,
+}
+
+/// The strength options as set. Two ways to ask for a level, as in Stockfish: `Skill Level`,
+/// or `UCI_Elo` when `UCI_LimitStrength` is on (which then wins).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    /// `Skill Level`: 0 to 20 (20: full strength).
+    pub level: u32,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` instead.
+    pub limit: bool,
+    /// `UCI_Elo`: the strength asked for, on the calibrated ladder.
+    pub elo: u32,
+    /// `Skill Seed` (development option): seeds the pick; 0, from the clock.
+    pub seed: u64,
+}
+
+impl Default for Strength {
+    /// Every strength option at its default in the option table: full strength.
+    fn default() -> Strength {
+        Strength {
+            level: ugi::SKILL_LEVEL.default as u32,
+            limit: ugi::LIMIT_STRENGTH.default,
+            elo: ugi::ELO.default as u32,
+            seed: ugi::SKILL_SEED.default,
+        }
+    }
+}
+
+impl Strength {
+    /// The handicap these options ask for.
+    pub fn skill(&self) -> Skill {
+        let skill = if self.limit {
+            Skill::from_elo(self.elo)
+        } else {
+            Skill::level(self.level)
+        };
+        skill.seed(self.seed)
+    }
 }
 
 impl Default for Settings {
@@ -32,6 +73,7 @@ impl Default for Settings {
             board_size: BoardSize::from_n(ugi::BOARD_SIZE.default as usize)
                 .unwrap_or(BoardSize::Eight),
             ponder: ugi::PONDER.default,
+            strength: Strength::default(),
             search: SearchSettings {
                 threads: ugi::THREADS.default as usize,
                 multipv: ugi::MULTI_PV.default as usize,
@@ -39,6 +81,7 @@ impl Default for Settings {
                 params: Params::default(),
                 // `EvalFile`'s default, `embedded` (a test checks that the table says so).
                 network: Some(Network::embedded()),
+                skill: Strength::default().skill(),
             },
         }
     }

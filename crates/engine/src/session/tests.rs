@@ -81,6 +81,8 @@ fn assert_searcher_applies(engine: &Engine) {
     assert_eq!(applied.move_overhead_ms, settings.move_overhead_ms);
     assert_eq!(applied.params, settings.params);
     assert!(settings.same_network(&applied.network));
+    assert_eq!(applied.skill, settings.skill);
+    assert_eq!(settings.skill, engine.settings.strength.skill());
     assert_eq!(searcher.hash_mb(), engine.settings.hash_mb);
 }
 
@@ -191,10 +193,151 @@ fn the_settings_start_at_the_option_tables_defaults() {
         );
         assert_eq!(after.search.params, before.search.params, "{line}");
         assert!(before.search.same_network(&after.search.network), "{line}");
+        assert_eq!(after.strength, before.strength, "{line}");
+        assert_eq!(after.search.skill, before.search.skill, "{line}");
     }
+    assert!(!engine.settings.search.skill.enabled(), "full strength");
     assert!(engine
         .settings
         .search
         .same_network(&Some(Network::embedded())));
     assert!(captured.lines().is_empty(), "{:?}", captured.lines());
+}
+
+/// The `bestmove` of `go <limits>` from a fresh game at the start position, with every
+/// `info` line of the search.
+fn search(engine: &mut Engine, captured: &Captured, limits: &str) -> (String, Vec<String>) {
+    let before = captured.lines().len();
+    let searches = captured
+        .lines()
+        .iter()
+        .filter(|l| l.starts_with("bestmove "))
+        .count();
+    send(engine, "ucinewgame");
+    send(engine, "position startpos");
+    send(engine, &format!("go {limits}"));
+    let mut lines = captured.after_bestmoves(searches + 1).split_off(before);
+    let bestmove = lines.pop().expect("bestmove");
+    let words: Vec<&str> = bestmove.split_whitespace().collect();
+    (words[1].to_owned(), lines)
+}
+
+/// The first moves of the lines of the last iteration reported, best first.
+fn last_lines(info: &[String]) -> Vec<String> {
+    let depth = |line: &String| line.split_whitespace().nth(2).map(str::to_owned);
+    let last = info.last().and_then(depth);
+    info.iter()
+        .filter(|line| line.starts_with("info depth ") && depth(line) == last)
+        .filter_map(|line| line.split(" pv ").nth(1))
+        .filter_map(|pv| pv.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Level 0 plays one of the lines it searched (depth 1, nine lines), not always the best; with
+/// a seed the same search gives the same move.
+#[test]
+fn a_low_level_picks_among_its_lines_and_a_seed_repeats_it() {
+    let (mut engine, captured) = session();
+    send(&mut engine, "setoption name Skill Level value 0");
+    let mut not_best = 0;
+    for seed in 1..=12 {
+        send(
+            &mut engine,
+            &format!("setoption name Skill Seed value {seed}"),
+        );
+        let (mv, info) = search(&mut engine, &captured, "movetime 2000");
+        let lines = last_lines(&info);
+        assert_eq!(lines.len(), 9, "{info:?}");
+        assert!(
+            info.iter().all(|l| !l.starts_with("info depth 2 ")),
+            "{info:?}"
+        );
+        assert!(lines.contains(&mv), "{mv} {lines:?}");
+        not_best += usize::from(mv != lines[0]);
+        let (again, _) = search(&mut engine, &captured, "movetime 2000");
+        assert_eq!(again, mv, "seed {seed}");
+    }
+    assert!(not_best > 0, "level 0 always played the best line");
+    engine.shutdown();
+}
+
+/// `Skill Level 20` is the engine at full strength: the same lines, nodes and move.
+#[test]
+fn level_20_searches_as_full_strength() {
+    let nodes = |info: &[String]| -> Vec<String> {
+        info.iter()
+            .map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                let at = |key: &str| words.iter().position(|w| *w == key);
+                let pv = at("pv").map_or(&[][..], |i| &words[i..]);
+                format!("{:?} {:?}", at("nodes").map(|i| words[i + 1]), pv)
+            })
+            .collect()
+    };
+    let (mut full, full_out) = session();
+    let (mv, info) = search(&mut full, &full_out, "depth 6");
+    let (mut twenty, twenty_out) = session();
+    send(&mut twenty, "setoption name Skill Level value 3");
+    send(&mut twenty, "setoption name Skill Level value 20");
+    let (same, same_info) = search(&mut twenty, &twenty_out, "depth 6");
+    assert_eq!(same, mv);
+    assert_eq!(nodes(&same_info), nodes(&info));
+    full.shutdown();
+    twenty.shutdown();
+}
+
+/// A level's depth cap and the `go` limits both hold; `UCI_LimitStrength` plays at `UCI_Elo`
+/// instead of `Skill Level`, and off again gives the level back.
+#[test]
+fn levels_keep_the_go_limits_and_elo_replaces_the_level() {
+    use crate::search::skill::{Skill, MAX_ELO, MIN_ELO};
+    let (mut engine, captured) = session();
+    send(&mut engine, "setoption name Skill Level value 6");
+    let (_, info) = search(&mut engine, &captured, "movetime 5000");
+    assert!(
+        info.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{info:?}"
+    );
+    assert!(
+        info.iter().all(|l| !l.starts_with("info depth 4 ")),
+        "{info:?}"
+    );
+    let (_, info) = search(&mut engine, &captured, "depth 2");
+    assert!(
+        info.iter().all(|l| !l.starts_with("info depth 3 ")),
+        "{info:?}"
+    );
+    assert_eq!(engine.settings.search.skill, Skill::level(6));
+
+    send(&mut engine, "setoption name UCI_LimitStrength value true");
+    assert_eq!(engine.settings.search.skill, Skill::from_elo(MIN_ELO));
+    assert_eq!(engine.settings.search.skill.hundredths(), 0);
+    send(
+        &mut engine,
+        &format!("setoption name UCI_Elo value {MAX_ELO}"),
+    );
+    assert!(!engine.settings.search.skill.enabled());
+    let middle = (MIN_ELO + MAX_ELO) / 2;
+    send(
+        &mut engine,
+        &format!("setoption name UCI_Elo value {middle}"),
+    );
+    let level = engine.settings.search.skill.hundredths();
+    assert!(0 < level && level < 2000, "{level}");
+    send(&mut engine, "setoption name UCI_LimitStrength value false");
+    assert_eq!(engine.settings.search.skill, Skill::level(6));
+    assert_searcher_applies(&engine);
+
+    let before = engine.settings.strength;
+    send(&mut engine, "setoption name UCI_Elo value 1");
+    send(&mut engine, "setoption name Skill Level value 21");
+    assert_eq!(engine.settings.strength, before);
+    let errors: Vec<String> = captured
+        .lines()
+        .into_iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    engine.shutdown();
 }

@@ -104,6 +104,34 @@ pub const PONDER: Check = Check {
     name: "Ponder",
     default: false,
 };
+/// `Skill Level`: 0 (weakest) to 20 (full strength, the default); see `search::skill`.
+pub const SKILL_LEVEL: Spin = Spin {
+    name: "Skill Level",
+    default: crate::search::skill::FULL_LEVEL as u64,
+    min: 0,
+    max: crate::search::skill::FULL_LEVEL as u64,
+};
+/// `UCI_LimitStrength`: on, the engine plays at `UCI_Elo` (and `Skill Level` is not used).
+pub const LIMIT_STRENGTH: Check = Check {
+    name: "UCI_LimitStrength",
+    default: false,
+};
+/// `UCI_Elo`: the strength `UCI_LimitStrength` plays at, on the calibrated ladder
+/// (`search::skill::LADDER`, `builtin:random` = 0).
+pub const ELO: Spin = Spin {
+    name: "UCI_Elo",
+    default: crate::search::skill::MIN_ELO as u64,
+    min: crate::search::skill::MIN_ELO as u64,
+    max: crate::search::skill::MAX_ELO as u64,
+};
+/// `Skill Seed`: seeds a weakened engine's choice, so a game repeats (0, the default: from the
+/// clock, so games vary).
+pub const SKILL_SEED: Spin = Spin {
+    name: "Skill Seed",
+    default: 0,
+    min: 0,
+    max: u32::MAX as u64,
+};
 /// `Clear Hash`: empties the transposition table.
 pub const CLEAR_HASH: Button = Button { name: "Clear Hash" };
 /// `EvalFile`: `embedded` (the default), `hand-set`, or the path of a network file.
@@ -113,7 +141,7 @@ pub const EVAL_FILE: Text = Text {
 };
 
 /// The options the handshake lists, in its order.
-pub const OPTIONS: [UgiOption; 7] = [
+pub const OPTIONS: [UgiOption; 10] = [
     UgiOption::Spin(HASH, |megabytes| {
         Some(OptionSetting::HashMb(megabytes as usize))
     }),
@@ -131,14 +159,22 @@ pub const OPTIONS: [UgiOption; 7] = [
     }),
     UgiOption::Check(PONDER, OptionSetting::Ponder),
     UgiOption::Button(CLEAR_HASH, || OptionSetting::ClearHash),
+    UgiOption::Spin(SKILL_LEVEL, |level| {
+        Some(OptionSetting::SkillLevel(level as u32))
+    }),
+    UgiOption::Check(LIMIT_STRENGTH, OptionSetting::LimitStrength),
+    UgiOption::Spin(ELO, |elo| Some(OptionSetting::Elo(elo as u32))),
 ];
 
 /// The options for measurements rather than GUIs, which the handshake does not list (nor do
 /// the search's parameters, the development options after these).
-pub const DEVELOPMENT_OPTIONS: [UgiOption; 1] = [UgiOption::Text(EVAL_FILE, |text| {
-    let Ok(choice) = text.parse::<EvalChoice>();
-    OptionSetting::EvalFile(choice)
-})];
+pub const DEVELOPMENT_OPTIONS: [UgiOption; 2] = [
+    UgiOption::Text(EVAL_FILE, |text| {
+        let Ok(choice) = text.parse::<EvalChoice>();
+        OptionSetting::EvalFile(choice)
+    }),
+    UgiOption::Spin(SKILL_SEED, |seed| Some(OptionSetting::SkillSeed(seed))),
+];
 
 /// A `setoption` whose name and value were both accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,6 +195,14 @@ pub enum OptionSetting {
     Ponder(bool),
     /// `EvalFile`: the evaluation the search uses.
     EvalFile(EvalChoice),
+    /// `Skill Level`: 0 to 20.
+    SkillLevel(u32),
+    /// `UCI_LimitStrength`: play at `UCI_Elo`.
+    LimitStrength(bool),
+    /// `UCI_Elo`: the strength asked for.
+    Elo(u32),
+    /// `Skill Seed`: the seed of a weakened engine's choice (0: the clock).
+    SkillSeed(u64),
     /// A development option: one of the search's parameters (`search::params`), not listed by
     /// `ugi`, with its value read and checked.
     SearchParam(ParamSetting),
@@ -325,12 +369,35 @@ mod tests {
     fn the_unknown_option_error_names_the_listed_options() {
         assert_eq!(
             listed_names(),
-            "Hash, Threads, BoardSize, Move Overhead, MultiPV, Ponder or Clear Hash"
+            "Hash, Threads, BoardSize, Move Overhead, MultiPV, Ponder, Clear Hash, Skill Level, \
+             UCI_LimitStrength or UCI_Elo"
         );
     }
 
     fn parse(line: &str) -> Result<super::super::Command, CommandError> {
         line.parse()
+    }
+
+    #[test]
+    fn strength_options_are_read() {
+        use super::super::Command::SetOption;
+        assert_eq!(
+            parse("setoption name skill level value 3"),
+            Ok(SetOption(OptionSetting::SkillLevel(3)))
+        );
+        assert_eq!(
+            parse("setoption name UCI_LimitStrength value true"),
+            Ok(SetOption(OptionSetting::LimitStrength(true)))
+        );
+        let elo = format!("setoption name UCI_Elo value {}", ELO.max);
+        assert_eq!(
+            parse(&elo),
+            Ok(SetOption(OptionSetting::Elo(ELO.max as u32)))
+        );
+        assert_eq!(
+            parse("setoption name Skill Seed value 42"),
+            Ok(SetOption(OptionSetting::SkillSeed(42)))
+        );
     }
 
     #[test]
@@ -354,6 +421,11 @@ mod tests {
             "setoption name Threads value many",
             "setoption name BoardSize value 10",
             "setoption name Ponder value maybe",
+            "setoption name Skill Level value 21",
+            "setoption name Skill Level value -1",
+            "setoption name UCI_LimitStrength value 1x",
+            "setoption name UCI_Elo value 1",
+            "setoption name Skill Seed value x",
             "setoption value 3",
         ] {
             assert!(parse(line).is_err(), "{line}");

@@ -1,7 +1,8 @@
 //! The main thread's loop: iterative deepening, each iteration in an aspiration window around
 //! the last score, a report after each, and the decision to start another. With MultiPV an
 //! iteration searches the root once per line, each time without the first moves of the lines
-//! before (as Stockfish does), and reports every line, best first.
+//! before (as Stockfish does), and reports every line, best first. A weakened search
+//! (`skill.rs`) plays the line its level picks among the last completed iteration's.
 
 use std::time::{Duration, Instant};
 
@@ -9,6 +10,7 @@ use super::Worker;
 use crate::score::Score;
 use crate::search::node::Node;
 use crate::search::report::{Info, Report, SearchResult};
+use crate::search::skill::Candidate;
 use crate::time::Pacing;
 use lielow_rules::movegen::Kind;
 use lielow_rules::moves::Move;
@@ -48,6 +50,8 @@ impl Worker<'_> {
         let wanted = self.multipv.min(count);
         let mut previous = vec![0; wanted];
         let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(wanted);
+        // A weakened search: the last completed iteration's lines, to pick from at the end.
+        let mut candidates: Vec<Candidate> = Vec::new();
         for depth in 1..=max_depth {
             let iteration_started = Instant::now();
             self.iteration_depth = depth;
@@ -103,6 +107,14 @@ impl Worker<'_> {
                 depth,
                 nodes: 0,
             };
+            if self.skill.enabled() {
+                candidates.clear();
+                candidates.extend(lines.iter().map(|(score, pv)| Candidate {
+                    score: *score,
+                    mv: pv[0],
+                    reply: pv.get(1).copied(),
+                }));
+            }
             let elapsed = started.elapsed();
             let nodes = self.total_nodes();
             let time_ms = elapsed.as_millis() as u64;
@@ -146,6 +158,13 @@ impl Worker<'_> {
                 if moves > 0 && moves as u32 <= wanted {
                     break; // `go mate N`: a forced win that short is proven
                 }
+            }
+        }
+        if self.skill.enabled() {
+            if let Some(line) = self.skill.pick(&candidates, position.key()) {
+                result.best_move = Some(line.mv);
+                result.ponder = line.reply;
+                result.score = Score(line.score);
             }
         }
         result.nodes = self.total_nodes();
