@@ -198,7 +198,7 @@ impl Default for Params {
             eval_grain: 1,
             cont_history: false,
             capture_history: false,
-            improving: false,
+            improving: true,
             correction: false,
             see_pruning: false,
             see_depth: 4,
