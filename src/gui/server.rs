@@ -53,6 +53,7 @@ pub const MAX_HEAD: usize = 64 * 1024;
 
 const INDEX_HTML: &str = include_str!("static/index.html");
 const APP_JS: &str = include_str!("static/app.js");
+const CLOCK_JS: &str = include_str!("static/clock.js");
 const STYLE_CSS: &str = include_str!("static/style.css");
 
 /// Serves until the process ends (Ctrl-C ends the engines too).
@@ -115,6 +116,10 @@ fn router(shared: Arc<Shared>, port: u16) -> Router {
         .route(
             "/app.js",
             get(|| async { static_file("text/javascript", APP_JS) }),
+        )
+        .route(
+            "/clock.js",
+            get(|| async { static_file("text/javascript", CLOCK_JS) }),
         )
         .route(
             "/style.css",
