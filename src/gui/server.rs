@@ -22,7 +22,7 @@
 //! | --- | --- |
 //! | `GET /api/engines` | the engines' names |
 //! | `GET /api/events` | opens the page's session: server-sent events, first `session`, then the engines' events; the session ends when this connection closes |
-//! | `POST /api/position` `{start, moves, flip, arrows}` | the position after the moves: LFEN, SVG, legal moves, side to move, winner |
+//! | `POST /api/position` `{start, moves, flip, arrows}` | the position after the moves: LFEN, SVG, legal moves, side to move, winner, threats |
 //! | `POST /api/go` `{session, engine, start, moves, limits, multipv, search}` | starts a search; its lines and `bestmove` arrive as events |
 //! | `POST /api/stop` `{session, engine}` | stops that engine's search |
 //! | `POST /api/review` `{start, moves, movetime}` | `lielow analyse` of the game, as its JSON |

@@ -284,6 +284,7 @@ function renderMoves() {
     rows.push(`<tr><th>${i / 2 + 1}.</th>${cells[i]}${cells[i + 1] || "<td></td>"}</tr>`);
   }
   $("moves").innerHTML = rows.join("");
+  $("moves-box").hidden = rows.length === 0;
   for (const cell of $("moves").querySelectorAll("td[data-ply]")) cell.onclick = () => goTo(+cell.dataset.ply);
   // Scroll the sheet to the current move, never the page (scrollIntoView would move the page).
   const current = $("moves").querySelector(".current");
