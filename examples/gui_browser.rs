@@ -1,7 +1,8 @@
 //! The GUI in a real browser: starts `lielow gui` and chromedriver (headless Chromium), then
 //! through WebDriver loads the page, plays the first moves by clicking stacks and squares, waits
-//! for the engine's replies and its evaluation, switches to 9x9, loads an LFEN, and saves a
-//! screenshot after each step. It also measures the time from the click to the engine's move
+//! for the engine's replies and its evaluation, switches to 9x9, loads an LFEN, checks the page's
+//! rough edges (`edges`: narrow windows, Load, the score after the game, clock, hint, threats),
+//! and saves a screenshot after each step. It also measures the time from the click to the engine's move
 //! (at 100 ms per move), that time again after the player has thought THINK seconds (default
 //! 10: longer than any idle limit a server might wrongly have), and once more while 1,000 idle
 //! connections are held open to the server, and the server's memory with one and with four
@@ -19,6 +20,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+
+#[path = "gui_browser_support/edges.rs"]
+mod edges;
 
 /// A minimal HTTP/1.1 client for WebDriver's JSON.
 fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
@@ -288,7 +292,7 @@ fn play_a_move(browser: &Browser, long: Duration) -> Result<Duration, String> {
         browser.script("return view.legal.filter((m) => !m.endsWith('-off'))[0] || null")?;
     let legal = legal.as_str().ok_or("no move to play")?.to_owned();
     let (from, to) = (&legal[..2], &legal[3..]);
-    let rows = browser.script("return document.querySelectorAll('#moves tr').length")?;
+    let rows = browser.script("return document.querySelectorAll('#moves td[data-ply]').length")?;
     let rows = rows.as_u64().ok_or("no move list")? + 2;
     browser.click(&format!("#board g.stack[data-square='{from}']"))?;
     browser.wait_for(
@@ -299,7 +303,7 @@ fn play_a_move(browser: &Browser, long: Duration) -> Result<Duration, String> {
     browser.click(&format!("#board rect.square[data-square='{to}']"))?;
     browser.wait_for(
         "the engine's reply",
-        &format!("return document.querySelectorAll('#moves tr').length === {rows}"),
+        &format!("return document.querySelectorAll('#moves td[data-ply]').length === {rows}"),
         long,
     )
 }
@@ -328,7 +332,7 @@ fn steps(
     )?;
     browser.wait_for(
         "a new game",
-        "return document.querySelectorAll('#moves tr').length === 0 && document.querySelectorAll('#board g.stack').length === 16",
+        "return document.querySelectorAll('#moves td[data-ply]').length === 0 && document.querySelectorAll('#board g.stack').length === 16",
         long,
     )?;
     browser.screenshot(&out.join("1-start.png"))?;
@@ -350,7 +354,7 @@ fn steps(
         let rows = 2 * (ply + 1);
         let took = browser.wait_for(
             "the engine's reply",
-            &format!("return document.querySelectorAll('#moves tr').length === {rows}"),
+            &format!("return document.querySelectorAll('#moves td[data-ply]').length === {rows}"),
             long,
         )?;
         replies.push(took);
@@ -408,6 +412,7 @@ fn steps(
         long,
     )?;
     browser.screenshot(&out.join("5-loaded.png"))?;
+    edges::check(browser, address, out)?;
     // Three more pages at once, then the server's memory.
     for _ in 0..3 {
         let window = browser.call("POST", "/window/new", Some(json!({"type": "tab"})))?;
@@ -433,7 +438,7 @@ fn steps(
     )?;
     browser.wait_for(
         "a new 8x8 game",
-        "return document.querySelectorAll('#moves tr').length === 0 && document.querySelectorAll('#board rect.square').length === 64",
+        "return document.querySelectorAll('#moves td[data-ply]').length === 0 && document.querySelectorAll('#board rect.square').length === 64",
         long,
     )?;
     // A player who thinks: the page must still get the engine's reply at once.

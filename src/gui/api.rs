@@ -11,6 +11,8 @@ use serde::de::{self, DeserializeOwned, Deserializer};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
+use super::threats::Threats;
+
 /// The largest request body accepted.
 pub const MAX_BODY: usize = 64 * 1024;
 /// The longest a client may take to send a request's body.
@@ -159,6 +161,15 @@ pub struct LimitsRequest {
     pub depth: Option<u64>,
     /// Nodes.
     pub nodes: Option<u64>,
+    /// Blue's clock in milliseconds (a clock game gives all four clock fields; the engine
+    /// gets them as `go p1time p2time p1inc p2inc`).
+    pub p1time: Option<u64>,
+    /// Red's clock in milliseconds.
+    pub p2time: Option<u64>,
+    /// Blue's increment per move in milliseconds.
+    pub p1inc: Option<u64>,
+    /// Red's increment per move in milliseconds.
+    pub p2inc: Option<u64>,
     /// Until `stop`.
     #[serde(default)]
     pub infinite: bool,
@@ -241,6 +252,8 @@ pub struct PositionAnswer {
     pub winner: Option<String>,
     /// The board size (8 or 9).
     pub size: usize,
+    /// Each side's stacks that the other could capture next move (the threat display).
+    pub threats: Threats,
 }
 
 /// The answer to `POST /api/go`.

@@ -52,14 +52,17 @@ pub struct SearchOrder {
 }
 
 impl SearchOrder {
-    /// The longest the search may take (for the hang check): its movetime, unless infinite;
-    /// `None`: until `stop`.
+    /// The longest the search may take (for the hang check): its movetime, or else the
+    /// longer clock with its increment, unless infinite; `None`: until `stop`.
     fn budget(&self) -> Option<Duration> {
         if self.limits.infinite {
-            None
-        } else {
-            self.limits.movetime.map(Duration::from_millis)
+            return None;
         }
+        let clock = self.limits.clock.map(|clock| {
+            clock.time.iter().max().copied().unwrap_or(0)
+                + clock.increment.iter().max().copied().unwrap_or(0)
+        });
+        self.limits.movetime.or(clock).map(Duration::from_millis)
     }
 }
 

@@ -5,7 +5,8 @@
 //! - [`server`]: the HTTP side (axum on hyper and tokio): the limits every connection and the
 //!   checks every request passes (host, origin, size), the page's static files; [`routes`]: the
 //!   JSON API; [`api`]: that API's requests and answers as types; [`sessions`]: the open pages,
-//!   each living exactly as long as its event stream;
+//!   each living exactly as long as its event stream; [`threats`]: the stacks each side could
+//!   lose next move, for the page's threat display;
 //! - [`engine`]: one engine process per page and engine, on its own thread, spoken to through
 //!   the engine crate's UGI client; its orders and the page's events, typed;
 //! - `static/`: the page (HTML, CSS, JavaScript), embedded in the binary.
@@ -15,6 +16,7 @@ pub mod engine;
 pub mod routes;
 pub mod server;
 pub mod sessions;
+pub mod threats;
 
 use std::fmt;
 

@@ -15,10 +15,11 @@ use super::api::{
 };
 use super::engine::{Order, SearchOrder};
 use super::sessions::Sessions;
+use super::threats;
 use crate::analysis::review::{self, ReviewSettings};
 use crate::analysis::review_report;
 use crate::diagram::{self, Diagram};
-use lielow_engine::limits::Limits;
+use lielow_engine::limits::{Clock, Limits};
 use lielow_engine::search::Searcher;
 use lielow_engine::ugi;
 use lielow_rules::moves::{Move, MoveText};
@@ -120,6 +121,7 @@ pub async fn position(
         side: now.side_to_move().to_string(),
         winner: now.winner().map(|w| w.to_string()),
         size: now.size().n(),
+        threats: threats::threats(&now),
     }))
 }
 
@@ -139,18 +141,54 @@ fn within(
     }
 }
 
+/// The bounds of a clock's time and of an increment, in milliseconds (a day, an hour).
+const CLOCK_TIME: std::ops::RangeInclusive<u64> = 0..=86_400_000;
+const INCREMENT: std::ops::RangeInclusive<u64> = 0..=3_600_000;
+
+/// The clocks of a request: all four fields or none.
+fn clock_of(limits: &LimitsRequest) -> Result<Option<Clock>, Refusal> {
+    let fields = [limits.p1time, limits.p2time, limits.p1inc, limits.p2inc];
+    if fields.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    let [Some(_), Some(_), Some(_), Some(_)] = fields else {
+        return Err(bad(
+            "a clock gives all of limits.p1time, p2time, p1inc and p2inc",
+        ));
+    };
+    let time = |name, value| within(name, value, CLOCK_TIME).map(Option::unwrap_or_default);
+    let increment = |name, value| within(name, value, INCREMENT).map(Option::unwrap_or_default);
+    Ok(Some(Clock {
+        time: [
+            time("limits.p1time", limits.p1time)?,
+            time("limits.p2time", limits.p2time)?,
+        ],
+        increment: [
+            increment("limits.p1inc", limits.p1inc)?,
+            increment("limits.p2inc", limits.p2inc)?,
+        ],
+        moves_to_go: None,
+    }))
+}
+
 /// The search limits a page may ask for, bounded.
 fn limits_of(limits: LimitsRequest) -> Result<Limits, Refusal> {
     let result = Limits {
         movetime: within("limits.movetime", limits.movetime, 1..=3_600_000)?,
         depth: within("limits.depth", limits.depth, 1..=64)?.map(|d| d as u32),
         nodes: within("limits.nodes", limits.nodes, 1..=1_000_000_000_000)?,
+        clock: clock_of(&limits)?,
         infinite: limits.infinite,
         ..Limits::default()
     };
-    let bounded = result.movetime.is_some() || result.depth.is_some() || result.nodes.is_some();
+    let bounded = result.movetime.is_some()
+        || result.depth.is_some()
+        || result.nodes.is_some()
+        || result.clock.is_some();
     if !bounded && !result.infinite {
-        return Err(bad("give limits.movetime, depth, nodes or infinite"));
+        return Err(bad(
+            "give limits.movetime, depth, nodes, a clock or infinite",
+        ));
     }
     Ok(result)
 }

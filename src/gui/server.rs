@@ -22,7 +22,7 @@
 //! | --- | --- |
 //! | `GET /api/engines` | the engines' names |
 //! | `GET /api/events` | opens the page's session: server-sent events, first `session`, then the engines' events; the session ends when this connection closes |
-//! | `POST /api/position` `{start, moves, flip, arrows}` | the position after the moves: LFEN, SVG, legal moves, side to move, winner |
+//! | `POST /api/position` `{start, moves, flip, arrows}` | the position after the moves: LFEN, SVG, legal moves, side to move, winner, threats |
 //! | `POST /api/go` `{session, engine, start, moves, limits, multipv, search}` | starts a search; its lines and `bestmove` arrive as events |
 //! | `POST /api/stop` `{session, engine}` | stops that engine's search |
 //! | `POST /api/review` `{start, moves, movetime}` | `lielow analyse` of the game, as its JSON |
@@ -53,6 +53,7 @@ pub const MAX_HEAD: usize = 64 * 1024;
 
 const INDEX_HTML: &str = include_str!("static/index.html");
 const APP_JS: &str = include_str!("static/app.js");
+const CLOCK_JS: &str = include_str!("static/clock.js");
 const STYLE_CSS: &str = include_str!("static/style.css");
 
 /// Serves until the process ends (Ctrl-C ends the engines too).
@@ -115,6 +116,10 @@ fn router(shared: Arc<Shared>, port: u16) -> Router {
         .route(
             "/app.js",
             get(|| async { static_file("text/javascript", APP_JS) }),
+        )
+        .route(
+            "/clock.js",
+            get(|| async { static_file("text/javascript", CLOCK_JS) }),
         )
         .route(
             "/style.css",

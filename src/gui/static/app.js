@@ -15,10 +15,17 @@ let game = JSON.parse(localStorage.getItem("lielow-game") || "null") || {
   start: START[8], moves: [], cursor: 0, blue: "human", red: "0", kind: "movetime", value: 500, level: 20,
   flip: false, evals: {}, review: null,
 };
+game.clockBase = game.clockBase ?? 5;    // minutes each, for a clock game
+game.clockInc = game.clockInc ?? 3;      // seconds added after each move
+game.clock = game.clock ?? null;         // the running game's clock (clock.js)
 let view = null;         // the shown position, as the server describes it
 let selected = null;     // the square of the stack the player picked
 let searchId = 0;        // the search whose events count
-let searching = null;    // "play" or "analyse" while a search runs
+let searching = null;    // "play", "analyse" or "hint" while a search runs
+let lastScore = null;    // the latest search's score line: { key (its position), text }
+let hint = null;         // the latest hint: { key (its position), move }
+let hintKey = null;      // the position of the hint search under way
+const HINT_MS = 300;     // a hint's search: short, and never the game's own limits
 
 function save() { localStorage.setItem("lielow-game", JSON.stringify(game)); }
 function status(text) { $("status").textContent = text; }
@@ -37,9 +44,31 @@ async function api(path, body) {
 function sideToMove(ply) { return view ? view.side : (ply % 2 === 0 ? "Blue" : "Red"); }
 function playerOf(side) { return side === "Blue" ? game.blue : game.red; }
 function atLatest() { return game.cursor === game.moves.length; }
+// The shown position's identity: start and moves up to `ply`.
+function keyOf(ply) { return `${game.start} ${game.moves.slice(0, ply).join(" ")}`; }
+function clockGame() { return game.kind === "clock" && game.clock !== null; }
+// The side whose time ran out, when the shown position is the game's end by time.
+function flagged() { return clockGame() && atLatest() ? game.clock.flagged : null; }
+function other(side) { return side === "Blue" ? "Red" : "Blue"; }
+
+// How the game ended (the record format's reason), judged from its last move.
+function reasonOf(last) {
+  return last.includes("x") ? "king-captured" : last.endsWith("-off") ? "king-borne-off" : "no-moves";
+}
+
+// One line for a finished game, or null while it goes on at the shown position.
+function gameOver() {
+  if (view && view.winner) {
+    const reason = reasonOf(game.moves[game.cursor - 1] || "").replace(/-/g, " ");
+    return `Game over: ${view.winner} has won (${reason}).`;
+  }
+  const out = flagged();
+  return out ? `Game over: ${out}'s time ran out; ${other(out)} has won.` : null;
+}
 
 async function render() {
   const best = game.bestArrow && game.bestArrow.ply === game.cursor ? [game.bestArrow.move] : [];
+  if (hint && hint.key === keyOf(game.cursor) && !best.includes(hint.move)) best.push(hint.move);
   try {
     view = await api("/api/position", {
       start: game.start, moves: game.moves.slice(0, game.cursor), flip: game.flip, arrows: best,
@@ -54,7 +83,10 @@ async function render() {
   $("bear-off").hidden = true;
   renderMoves();
   renderGraph();
-  if (view.winner) status(`${view.winner} has won.`);
+  drawThreats();
+  renderScore();
+  syncClock();
+  if (gameOver()) status(gameOver());
   else if (!atLatest()) status(`Viewing ply ${game.cursor} of ${game.moves.length}.`);
   else if (playerOf(view.side) === "human") status(`${view.side} to move: your move.`);
 }
@@ -64,21 +96,23 @@ function squareOf(event) {
   return element ? element.getAttribute("data-square") : null;
 }
 
+// A circle of class `cls` on `square` of the board's picture, `radius` a share of a square.
+function mark(square, cls, radius) {
+  const svg = $("board").firstElementChild;
+  const r = svg.querySelector(`rect.square[data-square="${square}"]`);
+  if (!r) return;
+  const c = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+  const x = +r.getAttribute("x"), y = +r.getAttribute("y"), w = +r.getAttribute("width");
+  c.setAttribute("cx", x + w / 2); c.setAttribute("cy", y + w / 2); c.setAttribute("r", w * radius);
+  c.setAttribute("class", cls);
+  svg.appendChild(c);
+}
+
 function highlight() {
   const svg = $("board").firstElementChild;
   svg.querySelectorAll(".target, .selected").forEach((e) => e.remove());
   $("bear-off").hidden = true;
   if (!selected) return;
-  const rect = (square) => svg.querySelector(`rect.square[data-square="${square}"]`);
-  const mark = (square, cls, radius) => {
-    const r = rect(square);
-    if (!r) return;
-    const c = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-    const x = +r.getAttribute("x"), y = +r.getAttribute("y"), w = +r.getAttribute("width");
-    c.setAttribute("cx", x + w / 2); c.setAttribute("cy", y + w / 2); c.setAttribute("r", w * radius);
-    c.setAttribute("class", cls);
-    svg.appendChild(c);
-  };
   mark(selected, "selected", 0.44);
   for (const move of view.legal.filter((m) => m.startsWith(selected))) {
     if (move.endsWith("-off")) $("bear-off").hidden = false;
@@ -87,7 +121,7 @@ function highlight() {
 }
 
 function clicked(event) {
-  if (!view || view.winner || playerOf(view.side) !== "human") return;
+  if (!view || gameOver() || playerOf(view.side) !== "human") return;
   const square = squareOf(event);
   if (!square) return;
   if (selected) {
@@ -105,6 +139,8 @@ $("bear-off").onclick = () => {
 async function play(move) {
   // A move played inside a loaded record's opening ends the opening there.
   game.opening = Math.min(game.opening || 0, game.cursor);
+  if (searching === "hint") { searchId += 1; searching = null; }
+  if (clockGame() && atLatest()) Clock.moved(game.clock, view.side);
   game.moves = game.moves.slice(0, game.cursor).concat([move]);
   game.cursor = game.moves.length;
   game.review = null;
@@ -114,6 +150,7 @@ async function play(move) {
 }
 
 function limits() {
+  if (clockGame()) return Clock.limits(game.clock);
   const value = Math.max(1, Math.floor(+game.value || 1));
   return { [game.kind]: value };
 }
@@ -123,7 +160,7 @@ async function next() {
   if (!view) return;
   await sessionReady;
   if ($("analyse").checked) return analyse();
-  if (view.winner || !atLatest()) return;
+  if (gameOver() || !atLatest()) return;
   const player = playerOf(view.side);
   if (player === "human") return;
   searchId += 1;
@@ -180,10 +217,12 @@ function shown({ kind, value }) {
 function onEvent(event) {
   if (event.search !== searchId) return;
   if (event.type === "info" && event.score) {
+    if (searching === "hint") return;
     const score = blueScore(event.score, view.side);
     if (event.multipv === 1) {
       game.evals[game.cursor] = chances(score);
-      $("score").textContent = `${shown(score)} (for Blue), depth ${event.depth}`;
+      lastScore = { key: keyOf(game.cursor), text: `${shown(score)} (for Blue), depth ${event.depth}` };
+      renderScore();
       const first = (event.pv || "").split(" ")[0];
       if (first) game.bestArrow = { ply: game.cursor, move: first };
     }
@@ -193,6 +232,7 @@ function onEvent(event) {
       lines.children[event.multipv - 1].textContent = `${shown(score)}  ${event.pv}`;
     }
   } else if (event.type === "bestmove") {
+    if (searching === "hint") return hinted(event.move);
     if (searching !== "play") return;
     searching = null;
     if (!view.legal.includes(event.move)) {
@@ -231,19 +271,111 @@ function connect() {
   };
 }
 
+// The score sheet: a row per move number, Blue's move then Red's (a game that starts with
+// Red to move leaves its first Blue cell empty).
 function renderMoves() {
-  const rows = [];
   const labels = game.review ? game.review.moves : [];
-  game.moves.forEach((move, i) => {
+  const cells = game.moves.map((move, i) => {
     const label = labels[i] && labels[i].label;
     const badge = label ? ` <span class="label ${label.startsWith("lost") ? "lost" : label.includes("unproven") ? "unproven" : label.split(" ")[0]}">${label}</span>` : "";
-    const side = (i + (game.start.endsWith(" r") ? 1 : 0)) % 2 === 0 ? "Blue" : "Red";
-    rows.push(`<tr data-ply="${i + 1}" class="${i + 1 === game.cursor ? "current" : ""}"><td>${i + 1}</td><td>${side}</td><td>${move}${badge}</td></tr>`);
+    return `<td data-ply="${i + 1}" class="move${i + 1 === game.cursor ? " current" : ""}">${move}${badge}</td>`;
   });
+  if (game.start.endsWith(" r")) cells.unshift(`<td class="empty">&hellip;</td>`);
+  const rows = [];
+  for (let i = 0; i < cells.length; i += 2) {
+    rows.push(`<tr><th>${i / 2 + 1}.</th>${cells[i]}${cells[i + 1] || "<td></td>"}</tr>`);
+  }
   $("moves").innerHTML = rows.join("");
-  for (const row of $("moves").children) row.onclick = () => goTo(+row.dataset.ply);
+  $("moves-box").hidden = rows.length === 0;
+  for (const cell of $("moves").querySelectorAll("td[data-ply]")) cell.onclick = () => goTo(+cell.dataset.ply);
+  // Scroll the sheet to the current move, never the page (scrollIntoView would move the page).
   const current = $("moves").querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (!current) return;
+  const box = $("moves-box"), shelf = box.getBoundingClientRect(), cell = current.getBoundingClientRect();
+  const head = box.querySelector("thead").getBoundingClientRect().height;
+  if (cell.top < shelf.top + head) box.scrollTop -= shelf.top + head - cell.top;
+  else if (cell.bottom > shelf.bottom) box.scrollTop += cell.bottom - shelf.bottom;
+}
+
+// The score line: the game's result once it is over; otherwise the latest search's score while
+// it is about the shown position or the one before (the engine's view of the move it made),
+// and nothing when it is about any other.
+function renderScore() {
+  const over = gameOver();
+  if (over) {
+    $("score").textContent = over;
+    $("lines").innerHTML = "";
+    return;
+  }
+  const fresh = lastScore && (lastScore.key === keyOf(game.cursor) || lastScore.key === keyOf(game.cursor - 1));
+  $("score").textContent = fresh ? lastScore.text : "";
+}
+
+// The side the threat display is for: the one human player, or else the side to move.
+function threatSide() {
+  const humans = ["Blue", "Red"].filter((side) => playerOf(side) === "human");
+  return humans.length === 1 ? humans[0] : view.side;
+}
+
+// Rings the stacks the opponent could capture next move (the server's rules answer which).
+function drawThreats() {
+  const note = $("threat-note");
+  note.hidden = true;
+  if (!$("threats").checked || !view || gameOver()) return;
+  const side = threatSide();
+  const { stacks, king } = view.threats[side];
+  for (const square of stacks) mark(square, square === king ? "king-danger" : "threatened", 0.42);
+  note.className = king ? "danger" : "";
+  note.textContent = king ? `${side}'s king on ${king} can be captured next move!`
+    : stacks.length ? `${side}: ${stacks.length} stack${stacks.length > 1 ? "s" : ""} can be captured next move (ringed).`
+    : `${side}: no stack can be captured next move.`;
+  note.hidden = false;
+}
+
+// The clock runs for the side to move while the game's latest position is in play.
+function syncClock() {
+  if (!clockGame()) { Clock.stop(); Clock.show(null); return; }
+  const runs = view && atLatest() && !view.winner && !$("analyse").checked;
+  Clock.run(game.clock, runs ? view.side : null, timeUp);
+}
+
+async function timeUp() {
+  save();
+  await stopSearches();
+  await render();
+}
+
+// A hint: the engine's move for the side to move, drawn as an arrow. It never waits on or
+// changes the game's own search: while an engine thinks over its move there is none to give;
+// while analysis runs, its best line is the hint; otherwise a short search of its own.
+async function askHint() {
+  if (!view) return;
+  if (gameOver()) return status("The game is over: no hint.");
+  if (searching === "play") return status("The engine is thinking over its move: ask for a hint on yours.");
+  if ($("analyse").checked) {
+    const best = game.bestArrow && game.bestArrow.ply === game.cursor && game.bestArrow.move;
+    return best ? hinted(best, keyOf(game.cursor)) : status("The analysis has no best move yet.");
+  }
+  await sessionReady;
+  searchId += 1;
+  searching = "hint";
+  hintKey = keyOf(game.cursor);
+  status("Looking for a hint...");
+  const engine = game.red !== "human" ? +game.red : game.blue !== "human" ? +game.blue : 0;
+  try {
+    await api("/api/go", {
+      session, engine, start: game.start, moves: game.moves.slice(0, game.cursor),
+      limits: { movetime: HINT_MS }, multipv: 1, search: searchId,
+    });
+  } catch (error) { searching = null; fail(`No hint: ${error.message}`); }
+}
+
+async function hinted(move, key = hintKey) {
+  if (searching === "hint") searching = null;
+  if (key !== keyOf(game.cursor) || !view.legal.includes(move)) return;
+  hint = { key, move };
+  await render();
+  status(`Hint for ${view.side}: ${move}`);
 }
 
 function renderGraph() {
@@ -274,21 +406,25 @@ async function goTo(ply) {
   game.cursor = Math.max(0, Math.min(ply, game.moves.length));
   save();
   await render();
-  if ($("analyse").checked) analyse();
+  next();
 }
 
 function recordLine() {
   // The record format of `lielow match`: start ; moves ; winner ; reason ; blue ; red ; opening N.
   if (!view || !view.winner || !atLatest()) return null;
   const last = game.moves[game.moves.length - 1] || "";
-  const reason = last.includes("x") ? "king-captured" : last.endsWith("-off") ? "king-borne-off" : "no-moves";
+  const reason = reasonOf(last);
   const name = (p) => (p === "human" ? "human" : engines[+p]).replace(/[;\n]/g, " ");
   return `${game.start} ; ${game.moves.join(" ")} ; ${view.winner === "Blue" ? "b" : "r"} ; ${reason} ; ${name(game.blue)} ; ${name(game.red)} ; opening ${Math.min(game.opening || 0, game.moves.length)}`;
 }
 
 async function newGame(start, moves, opening = 0) {
   await stopSearches();
-  game = { ...game, start, moves, opening, cursor: moves.length, evals: {}, review: null, bestArrow: null };
+  Clock.stop();
+  const clock = game.kind === "clock" ? Clock.fresh(game.clockBase * 60000, game.clockInc * 1000) : null;
+  game = { ...game, start, moves, opening, cursor: moves.length, evals: {}, review: null, bestArrow: null, clock };
+  lastScore = null;
+  hint = null;
   save();
   $("review-summary").textContent = "";
   $("score").textContent = "";
@@ -299,8 +435,12 @@ async function newGame(start, moves, opening = 0) {
 }
 
 $("new-game").onclick = () => newGame(START[+$("size").value], []);
+// A failed Load says why under its button, where the player is looking.
+function loadError(text) { $("load-error").textContent = text; $("load-error").hidden = !text; }
 $("load").onclick = async () => {
   const text = $("load-text").value.trim();
+  loadError("");
+  if (!text) return loadError("Paste an LFEN, \"LFEN moves ...\" or a record line first.");
   let start = text, moves = [];
   let opening = 0;
   if (text.includes(" ; ")) {
@@ -316,7 +456,7 @@ $("load").onclick = async () => {
   if (start === "startpos") start = START[+$("size").value];
   try {
     await api("/api/position", { start, moves });
-  } catch (error) { return fail(`Cannot load it: ${error.message}`); }
+  } catch (error) { return loadError(`Cannot load it: ${error.message}`); }
   newGame(start, moves, opening);
 };
 $("copy-lfen").onclick = () => navigator.clipboard.writeText(view ? view.lfen : "").then(() => status("LFEN copied."));
@@ -337,6 +477,7 @@ $("next").onclick = () => goTo(game.cursor + 1);
 $("last").onclick = () => goTo(game.moves.length);
 $("takeback").onclick = async () => {
   await stopSearches();
+  if (clockGame()) Clock.settle(game.clock);
   game.moves = game.moves.slice(0, game.cursor);
   do { game.moves.pop(); } while (game.moves.length && playerOf(((game.moves.length + (game.start.endsWith(" r") ? 1 : 0)) % 2 === 0) ? "Blue" : "Red") !== "human");
   game.cursor = game.moves.length;
@@ -344,7 +485,9 @@ $("takeback").onclick = async () => {
   save();
   await render();
 };
-$("analyse").onchange = async () => { await stopSearches(); $("lines").innerHTML = ""; next(); };
+$("analyse").onchange = async () => { await stopSearches(); $("lines").innerHTML = ""; syncClock(); next(); };
+$("hint").onclick = askHint;
+$("threats").onchange = () => { game.showThreats = $("threats").checked; save(); render().then(highlight); };
 $("multipv").onchange = () => { if ($("analyse").checked) analyse(); };
 $("review").onclick = async () => {
   const budget = $("review-budget").value;
@@ -363,8 +506,24 @@ $("review").onclick = async () => {
 for (const id of ["blue", "red"]) {
   $(id).onchange = async () => { game[id] = $(id).value; save(); await stopSearches(); next(); };
 }
-$("limit-kind").onchange = () => { game.kind = $("limit-kind").value; save(); };
-// The engine's level in a game (its `Skill Level`; analysis and review stay at full strength).
+// The clock's inputs replace the single value for a clock game.
+function showLimitInputs() {
+  $("limit-value").hidden = game.kind === "clock";
+  $("clock-settings").hidden = game.kind !== "clock";
+}
+// A clock starts with a game: a change applies at once before the first move, else at the next.
+function clockSettingsChanged() {
+  if (game.kind === "clock" && (!game.clock || game.moves.length === 0)) {
+    if (game.clock) Clock.stop();
+    game.clock = Clock.fresh(game.clockBase * 60000, game.clockInc * 1000);
+  } else if (game.kind === "clock") status("The new clock applies from the next game.");
+  save();
+  syncClock();
+}
+$("limit-kind").onchange = () => { game.kind = $("limit-kind").value; showLimitInputs(); clockSettingsChanged(); };
+$("clock-base").onchange = () => { game.clockBase = Math.max(0.1, +$("clock-base").value || 5); clockSettingsChanged(); };
+$("clock-inc").onchange = () => { game.clockInc = Math.max(0, +$("clock-inc").value || 0); clockSettingsChanged(); };
+// The engine's level in a game (its `Skill Level`; hints, analysis and review stay at full strength).
 $("level").innerHTML = [`<option value="20">Full strength</option>`]
   .concat(Array.from({ length: 20 }, (_, i) => `<option value="${19 - i}">Skill Level ${19 - i}</option>`)).join("");
 $("level").onchange = () => { game.level = +$("level").value; save(); };
@@ -375,6 +534,7 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === "ArrowRight") goTo(game.cursor + 1);
   else if (e.key === "Home") goTo(0);
   else if (e.key === "End") goTo(game.moves.length);
+  else if (e.key === "h" || e.key === "H") askHint();
   else return;
   e.preventDefault();
 });
@@ -389,6 +549,9 @@ document.addEventListener("keydown", (e) => {
   $("blue").value = game.blue; $("red").value = game.red;
   $("limit-kind").value = game.kind; $("limit-value").value = game.value;
   $("level").value = String(game.level ?? 20);
+  $("clock-base").value = game.clockBase; $("clock-inc").value = game.clockInc;
+  $("threats").checked = !!game.showThreats;
+  showLimitInputs();
   $("size").value = game.start.split("/").length === 9 ? "9" : "8";
   connect();
   await render();
