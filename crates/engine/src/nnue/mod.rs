@@ -10,9 +10,16 @@
 
 mod accumulator;
 mod choice;
+mod delta;
 pub mod features;
 mod network;
+mod rows;
+mod stack;
+#[cfg(test)]
+mod tests;
 
 pub use accumulator::Accumulator;
 pub use choice::EvalChoice;
+pub use delta::Delta;
 pub use network::{NetError, Network, HIDDEN, INPUTS, QA, QB};
+pub use stack::AccumulatorStack;
