@@ -9,7 +9,7 @@
 //! 9x9); so the search refreshes only where no parent's sums are at hand: at the root, and
 //! where a helper thread joins a split point (its own stack holds another line).
 
-use super::delta::Delta;
+use super::delta::{Delta, Input};
 use super::features;
 use super::network::{Network, HIDDEN};
 use super::rows::{self, Row};
@@ -78,23 +78,27 @@ impl Accumulator {
         self.apply(from, net, &Delta::between(parent, child));
     }
 
-    /// Sets this accumulator to `from`'s with `delta` applied: the search's update.
+    /// Sets this accumulator to `from`'s with `delta` applied: the search's update. The
+    /// common shapes of a move go to kernels of fixed row counts (see `rows`).
     #[inline]
     pub fn apply(&mut self, from: &Accumulator, net: &Network, delta: &Delta) {
         for viewer in Side::BOTH {
             let side = viewer.index();
-            let rows_of = |inputs: &[[u16; 2]]| -> Rows<'_> {
-                inputs
-                    .iter()
-                    .map(|input| &net.input_weights[usize::from(input[side])])
-                    .collect()
-            };
-            rows::apply(
-                &mut self.views[side],
-                &from.views[side],
-                &rows_of(delta.removed()),
-                &rows_of(delta.added()),
-            );
+            let row = |input: &Input| -> &Row { &net.input_weights[usize::from(input[side])] };
+            let (out, from) = (&mut self.views[side], &from.views[side]);
+            match (delta.removed(), delta.added()) {
+                ([r], [a]) => rows::apply_fixed(out, from, [row(r)], [row(a)]),
+                ([r1, r2], [a]) => rows::apply_fixed(out, from, [row(r1), row(r2)], [row(a)]),
+                ([r1, r2], [a1, a2]) => {
+                    rows::apply_fixed(out, from, [row(r1), row(r2)], [row(a1), row(a2)])
+                }
+                ([r], []) => rows::apply_fixed(out, from, [row(r)], []),
+                (removed, added) => {
+                    let removed: Rows<'_> = removed.iter().map(row).collect();
+                    let added: Rows<'_> = added.iter().map(row).collect();
+                    rows::apply_any(out, from, &removed, &added);
+                }
+            }
         }
     }
 }

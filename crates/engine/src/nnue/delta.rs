@@ -38,15 +38,34 @@ const _: () = assert!(features::INPUTS <= u16::MAX as usize);
 impl Delta {
     /// What changes from `parent` to `child = parent.play(mv)`: the moving stack leaves its
     /// origin, lands one higher (or as a height-1 stack on the enemy stack it captures, which
-    /// goes), and each crown that moved changes the stacks it left and joined. Only the
-    /// origin's height and a captured stack's are looked up; the rest follows from the move.
+    /// goes), and each crown that moved changes the stacks it left and joined. Only a captured
+    /// stack's height is looked up (and a bear-off's, and that of a stack a crown moved on or
+    /// off by itself); the rest follows from the move.
     #[inline]
     pub fn of_move(parent: &Position, mv: Move, child: &Position) -> Delta {
+        let mut delta = Delta::default();
+        delta.set_to_move(parent, mv, child);
+        delta
+    }
+
+    /// Makes this [`Delta::of_move`] in place: the search's form, which writes each input
+    /// once into the ply's own delta (building one apart and copying it in stalled on the
+    /// copy).
+    #[inline]
+    pub fn set_to_move(&mut self, parent: &Position, mv: Move, child: &Position) {
         let size = parent.size();
         let us = parent.side_to_move();
         let from = mv.from();
-        let mut delta = Delta::default();
-        let height = parent.height(from);
+        let delta = self;
+        delta.removed_len = 0;
+        delta.added_len = 0;
+        // A stack of height h moves exactly h squares, so a move that lands says the height
+        // it moved (no lookup); only a bear-off has to look.
+        let height = match mv.to() {
+            Some(to) => distance(from, to),
+            None => parent.height(from),
+        };
+        debug_assert_eq!(height, parent.height(from), "{parent} {mv}");
         let crowned = |position: &Position, side, square| position.king(side) == Some(square);
         delta.remove(size, from, us, height, crowned(parent, us, from));
         let mut moved = from.bit();
@@ -77,7 +96,6 @@ impl Delta {
                 delta.add(size, square, side, height, !was_crowned);
             }
         }
-        delta
     }
 
     #[inline]
@@ -142,6 +160,13 @@ impl Delta {
         delta
     }
 
+    /// Makes this the delta of a null move: nothing changes.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.removed_len = 0;
+        self.added_len = 0;
+    }
+
     /// The inputs switched off.
     #[inline]
     pub fn removed(&self) -> &[Input] {
@@ -153,6 +178,13 @@ impl Delta {
     pub fn added(&self) -> &[Input] {
         &self.added[..usize::from(self.added_len)]
     }
+}
+
+/// How many squares apart two squares on one line are (the larger of the file and rank
+/// distances).
+#[inline]
+fn distance(a: Square, b: Square) -> usize {
+    a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank()))
 }
 
 /// The square's bit, or none.

@@ -26,19 +26,8 @@ pub type Row = [i16; HIDDEN];
 const CHUNK: usize = 16;
 const _: () = assert!(HIDDEN % CHUNK == 0, "the chunks divide a row");
 
-/// `out = from - Σ removed + Σ added`, lane by lane, wrapping.
-#[inline]
-pub fn apply(out: &mut Row, from: &Row, removed: &[&Row], added: &[&Row]) {
-    match (removed, added) {
-        ([r], [a]) => apply_fixed(out, from, [r], [a]),
-        ([r1, r2], [a]) => apply_fixed(out, from, [r1, r2], [a]),
-        ([r1, r2], [a1, a2]) => apply_fixed(out, from, [r1, r2], [a1, a2]),
-        ([r], []) => apply_fixed(out, from, [r], []),
-        _ => apply_any(out, from, removed, added),
-    }
-}
-
-/// [`apply`] with a number of rows fixed at compile time.
+/// `out = from - Σ removed + Σ added`, lane by lane, wrapping, for a number of rows fixed at
+/// compile time.
 #[inline(always)]
 pub fn apply_fixed<const REMOVED: usize, const ADDED: usize>(
     out: &mut Row,
@@ -58,7 +47,7 @@ pub fn apply_fixed<const REMOVED: usize, const ADDED: usize>(
     }
 }
 
-/// [`apply`] for any number of rows: a chunk of lanes at a time, kept in a register while
+/// [`apply_fixed`] for any number of rows: a chunk of lanes at a time, kept in a register while
 /// every row is applied to it.
 #[inline]
 pub fn apply_any(out: &mut Row, from: &Row, removed: &[&Row], added: &[&Row]) {
@@ -132,14 +121,11 @@ mod tests {
                     let shape = format!("trial {trial}: {removed_count} out, {added_count} in");
 
                     let mut out = [0; HIDDEN];
-                    apply(&mut out, &from, &removed, &added);
-                    assert_eq!(out, expected, "apply, {shape}");
-                    let mut out = [0; HIDDEN];
                     apply_any(&mut out, &from, &removed, &added);
                     assert_eq!(out, expected, "apply_any, {shape}");
                 }
             }
-            // The fixed kernels themselves (`apply` picks them for these shapes).
+            // The fixed kernels, for the shapes `Accumulator::apply` gives them.
             let [r1, r2, a1, a2] = [0, 1, 2, 3].map(|i| &rows[i + trial % 8]);
             let mut out = [0; HIDDEN];
             apply_fixed(&mut out, &from, [r1], [a1]);

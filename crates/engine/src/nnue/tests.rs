@@ -129,12 +129,12 @@ fn the_lazy_stack_evaluates_every_ply_as_a_refresh_does() {
                     if rng.gen_bool(0.2) {
                         // Two null moves, so that the game's next move is the mover's again.
                         for _ in 0..2 {
-                            stack.pass(ply);
                             position = position.pass();
+                            stack.pass(&position, ply);
                             ply += 1;
                         }
                     }
-                    stack.play(&position, mv.unwrap(), child, ply);
+                    stack.play(mv.unwrap(), child, ply);
                     position = *child;
                     ply += 1;
                     if rng.gen_bool(0.05) {
@@ -168,10 +168,10 @@ fn a_new_line_from_a_shallower_ply_forgets_the_old_one() {
     stack.refresh(&net, &start, 0);
     for &mv in moves.as_slice() {
         let child = start.play(mv);
-        stack.play(&start, mv, &child, 0);
+        stack.play(mv, &child, 0);
         let reply = child.legal_moves().as_slice()[0];
         let grandchild = child.play(reply);
-        stack.play(&child, reply, &grandchild, 1);
+        stack.play(reply, &grandchild, 1);
         assert_eq!(
             stack.evaluate(&net, &grandchild, 2),
             net.evaluate_position(&grandchild),

@@ -390,7 +390,7 @@ impl<'a> Worker<'a> {
     fn play(&mut self, position: &Position, mv: Move, ply: usize) -> Position {
         let child = position.play(mv);
         if self.network.is_some() {
-            self.accumulators.play(position, mv, &child, ply);
+            self.accumulators.play(mv, &child, ply);
         }
         child
     }
@@ -400,7 +400,7 @@ impl<'a> Worker<'a> {
     fn pass(&mut self, position: &Position, ply: usize) -> Position {
         let child = position.pass();
         if self.network.is_some() {
-            self.accumulators.pass(ply);
+            self.accumulators.pass(&child, ply);
         }
         child
     }
