@@ -24,7 +24,7 @@ pub type Row = [i16; HIDDEN];
 
 /// Lanes of one chunk of [`apply_any`]: a 256-bit register of `i16`.
 const CHUNK: usize = 16;
-const _: () = assert!(HIDDEN % CHUNK == 0, "the chunks divide a row");
+const _: () = assert!(HIDDEN.is_multiple_of(CHUNK), "the chunks divide a row");
 
 /// `out = from - Σ removed + Σ added`, lane by lane, wrapping, for a number of rows fixed at
 /// compile time.
