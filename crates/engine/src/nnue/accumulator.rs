@@ -1,22 +1,19 @@
 //! The hidden layer's sums for both points of view, kept up to date move by move.
 //!
-//! A move changes the stacks on two or three squares (origin, landing) and perhaps where a
-//! crown stands: a handful of inputs. So a child's accumulator is its parent's with a few
-//! weight rows added and taken away, instead of the sum over every stack (a refresh). Which
-//! inputs changed is found by comparing the parent and child positions square by square
-//! (their height sets and crowns), which needs nothing from the move itself and so serves the
-//! null move and every rule of the crown alike.
+//! A move changes the stacks on two squares (origin, landing) and perhaps where a crown
+//! stands: a handful of inputs ([`Delta`]). So a child's accumulator is its parent's with a
+//! few weight rows added and taken away, instead of the sum over every stack (a refresh).
 //!
 //! An update touches at most six inputs per point of view (origin, landing, and both crowns'
 //! old and new squares), a refresh one per stack (up to 32 at the start of an 8x8 game, 36 on
 //! 9x9); so the search refreshes only where no parent's sums are at hand: at the root, and
 //! where a helper thread joins a split point (its own stack holds another line).
 
-use arrayvec::ArrayVec;
-
+use super::delta::{Delta, Input};
 use super::features;
 use super::network::{Network, HIDDEN};
-use lielow_rules::board::{Bitboard, BoardSize, Side};
+use super::rows::{self, Row};
+use lielow_rules::board::{BoardSize, Side};
 use lielow_rules::position::Position;
 
 /// The hidden sums seen by Blue and by Red.
@@ -34,9 +31,8 @@ impl Default for Accumulator {
     }
 }
 
-/// Inputs switched on and off by one move, from one point of view (a move touches at most
-/// the origin, the landing and the old and new squares of both crowns).
-type Changes = ArrayVec<usize, 8>;
+/// The rows of a delta's inputs seen by one side: at most six.
+type Rows<'a> = arrayvec::ArrayVec<&'a Row, 6>;
 
 impl Accumulator {
     /// The sums of `position` computed from every stack.
@@ -46,7 +42,7 @@ impl Accumulator {
             let view = &mut accumulator.views[viewer.index()];
             *view = net.hidden_bias;
             features::for_each_active(position, viewer, |input| {
-                add_row(view, &net.input_weights[input]);
+                rows::add(view, &net.input_weights[input]);
             });
         }
         accumulator
@@ -69,9 +65,9 @@ impl Accumulator {
         &self.views[viewer.index()]
     }
 
-    /// Sets this accumulator to that of `child`, a position one move (or a null move) after
-    /// `parent`, whose accumulator is `from`.
-    #[inline]
+    /// Sets this accumulator to that of `child`, any position of the same board size as
+    /// `parent`, whose accumulator is `from`: the inputs that differ are found by comparing
+    /// every stack ([`Delta::between`]), which serves positions that no one move links.
     pub fn update_from(
         &mut self,
         from: &Accumulator,
@@ -79,25 +75,29 @@ impl Accumulator {
         parent: &Position,
         child: &Position,
     ) {
-        let changed = changed_squares(parent, child);
+        self.apply(from, net, &Delta::between(parent, child));
+    }
+
+    /// Sets this accumulator to `from`'s with `delta` applied: the search's update. The
+    /// common shapes of a move go to kernels of fixed row counts (see `rows`).
+    #[inline]
+    pub fn apply(&mut self, from: &Accumulator, net: &Network, delta: &Delta) {
         for viewer in Side::BOTH {
-            let mut removed = Changes::new();
-            let mut added = Changes::new();
-            for square in changed {
-                if let Some(input) = features::of_square(parent, viewer, square) {
-                    removed.push(input);
+            let side = viewer.index();
+            let row = |input: &Input| -> &Row { &net.input_weights[usize::from(input[side])] };
+            let (out, from) = (&mut self.views[side], &from.views[side]);
+            match (delta.removed(), delta.added()) {
+                ([r], [a]) => rows::apply_fixed(out, from, [row(r)], [row(a)]),
+                ([r1, r2], [a]) => rows::apply_fixed(out, from, [row(r1), row(r2)], [row(a)]),
+                ([r1, r2], [a1, a2]) => {
+                    rows::apply_fixed(out, from, [row(r1), row(r2)], [row(a1), row(a2)])
                 }
-                if let Some(input) = features::of_square(child, viewer, square) {
-                    added.push(input);
+                ([r], []) => rows::apply_fixed(out, from, [row(r)], []),
+                (removed, added) => {
+                    let removed: Rows<'_> = removed.iter().map(row).collect();
+                    let added: Rows<'_> = added.iter().map(row).collect();
+                    rows::apply_any(out, from, &removed, &added);
                 }
-            }
-            let view = &mut self.views[viewer.index()];
-            *view = from.views[viewer.index()];
-            for &input in &removed {
-                sub_row(view, &net.input_weights[input]);
-            }
-            for &input in &added {
-                add_row(view, &net.input_weights[input]);
             }
         }
     }
@@ -112,42 +112,5 @@ impl Network {
             position.side_to_move(),
             position.size(),
         )
-    }
-}
-
-/// The squares whose stack or crown differs between the two positions.
-#[inline]
-fn changed_squares(parent: &Position, child: &Position) -> Bitboard {
-    let mut changed = Bitboard::EMPTY;
-    for side in Side::BOTH {
-        let mut heights = parent.height_set(side) | child.height_set(side);
-        while heights != 0 {
-            let height = heights.trailing_zeros() as usize;
-            changed |= parent.stacks_of_height(side, height) ^ child.stacks_of_height(side, height);
-            heights &= heights - 1;
-        }
-        let (before, after) = (parent.king(side), child.king(side));
-        if before != after {
-            for square in [before, after].into_iter().flatten() {
-                changed |= square.bit();
-            }
-        }
-    }
-    changed
-}
-
-/// Wrapping arithmetic: the sums of a trained network stay within `i16` (the trainer clips
-/// its weights for that), and wrapping keeps the order of additions from mattering.
-#[inline]
-fn add_row(view: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (v, w) in view.iter_mut().zip(row) {
-        *v = v.wrapping_add(*w);
-    }
-}
-
-#[inline]
-fn sub_row(view: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (v, w) in view.iter_mut().zip(row) {
-        *v = v.wrapping_sub(*w);
     }
 }

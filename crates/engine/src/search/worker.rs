@@ -24,7 +24,7 @@ use super::shared::Shared;
 use super::skill::Skill;
 use super::split_point::Watched;
 use crate::eval;
-use crate::nnue::{Accumulator, Network};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::score::Score;
 use crate::time::{TimeBudget, CHECK_INTERVAL};
 use crate::tt::{Bound, Entry, TranspositionTable};
@@ -38,7 +38,7 @@ pub struct ThreadMemory {
     ordering: MoveOrdering,
     pv: PvTable,
     /// The network's hidden sums of the position at each ply of the current line.
-    accumulators: Vec<Accumulator>,
+    accumulators: AccumulatorStack,
     /// Shared by every thread of the searcher, like the history.
     correction: CorrectionHistory,
 }
@@ -48,7 +48,7 @@ impl Default for ThreadMemory {
         ThreadMemory {
             ordering: MoveOrdering::default(),
             pv: PvTable::default(),
-            accumulators: vec![Accumulator::default(); MAX_PLY + 1],
+            accumulators: AccumulatorStack::new(MAX_PLY + 1),
             correction: CorrectionHistory::default(),
         }
     }
@@ -60,7 +60,7 @@ impl ThreadMemory {
         ThreadMemory {
             ordering: self.ordering.sharing_history(),
             pv: PvTable::new(),
-            accumulators: vec![Accumulator::default(); MAX_PLY + 1],
+            accumulators: AccumulatorStack::new(MAX_PLY + 1),
             correction: self.correction.clone(),
         }
     }
@@ -90,9 +90,9 @@ pub struct Worker<'a> {
     pv: &'a mut PvTable,
     /// The evaluation network; `None`: the hand-set evaluation.
     network: Option<&'a Network>,
-    /// `accumulators[ply]`: the network's sums of the position at `ply` (kept only with a
-    /// network).
-    accumulators: &'a mut [Accumulator],
+    /// The network's sums of the position at each ply, computed where a score is read (kept
+    /// only with a network).
+    accumulators: &'a mut AccumulatorStack,
     correction: &'a CorrectionHistory,
     tt: &'a TranspositionTable,
     shared: &'a Shared<'a>,
@@ -417,16 +417,13 @@ impl<'a> Worker<'a> {
     }
 
     /// The static evaluation of `position`, the node at `ply`: the network's when there is
-    /// one (from the accumulator of that ply), else the hand-set one.
+    /// one (from the accumulator of that ply, brought up to date now: the only place the
+    /// search reads the network), else the hand-set one.
     #[inline]
-    fn evaluate(&self, position: &Position, ply: usize) -> i32 {
+    fn evaluate(&mut self, position: &Position, ply: usize) -> i32 {
         match self.network {
             Some(network) => {
-                let value = self.accumulators[ply].evaluate(
-                    network,
-                    position.side_to_move(),
-                    position.size(),
-                );
+                let value = self.accumulators.evaluate(network, position, ply);
                 let grain = self.params.eval_grain;
                 (value + grain / 2).div_euclid(grain) * grain
             }
@@ -436,7 +433,7 @@ impl<'a> Worker<'a> {
 
     /// The static evaluation: the table's copy when there is one.
     #[inline]
-    fn static_eval(&self, position: &Position, ply: usize, entry: Option<Entry>) -> i32 {
+    fn static_eval(&mut self, position: &Position, ply: usize, entry: Option<Entry>) -> i32 {
         entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval)
     }
 
@@ -451,12 +448,15 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Plays `mv` from `position`, the node at `ply`, and brings the child's accumulator up
-    /// to date: every move the search makes goes through here.
+    /// Plays `mv` from `position`, the node at `ply`, and records what it changes for the
+    /// child's accumulator (applied if the child is evaluated): every move the search makes
+    /// goes through here.
     #[inline]
     fn play(&mut self, position: &Position, mv: Move, ply: usize) -> Position {
         let child = position.play(mv);
-        self.follow(position, &child, ply);
+        if self.network.is_some() {
+            self.accumulators.play(mv, &child, ply);
+        }
         self.played[ply] = Some(mv);
         child
     }
@@ -483,25 +483,16 @@ impl<'a> Worker<'a> {
         let child = position.pass();
         self.played[ply] = None;
         if self.network.is_some() {
-            self.accumulators[ply + 1] = self.accumulators[ply];
+            self.accumulators.pass(&child, ply);
         }
         child
-    }
-
-    /// Sets the accumulator of `child` (at `ply + 1`) from that of `parent` (at `ply`).
-    #[inline]
-    fn follow(&mut self, parent: &Position, child: &Position, ply: usize) {
-        if let Some(network) = self.network {
-            let (done, next) = self.accumulators.split_at_mut(ply + 1);
-            next[0].update_from(&done[ply], network, parent, child);
-        }
     }
 
     /// Computes the accumulator of `position` at `ply` from scratch: at the root, and where a
     /// helper joins a split point (its own line above that ply is another thread's).
     fn refresh(&mut self, position: &Position, ply: usize) {
         if let Some(network) = self.network {
-            self.accumulators[ply] = Accumulator::refresh(network, position);
+            self.accumulators.refresh(network, position, ply);
         }
     }
 
