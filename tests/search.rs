@@ -303,22 +303,27 @@ fn shared_nodes_give_the_same_minimax_value_as_one_thread() {
     }
 }
 
-#[test]
-fn several_threads_find_the_forced_results() {
+/// `searcher` finds a mate in two (a win in three plies) and keeps its attacked king.
+fn assert_finds_the_forced_results(searcher: &mut Searcher, what: &str) {
     let mate_in_two = position("R11b15/8/b17/8/8/8/8/7b1 b");
     let king_attacked = position("7R2/8/8/3r14/3B24/8/b1b1b15/8 b");
+    let (result, _) = search_with(searcher, &mate_in_two, &depth(8));
+    assert_eq!(result.score, Score::win_in(3), "{what}");
+    searcher.new_game();
+    let (result, _) = search_with(searcher, &king_attacked, &depth(8));
+    let after = king_attacked.play(result.best_move.unwrap());
+    assert!(!can_capture_king(&after), "{what}");
+}
+
+#[test]
+fn several_threads_find_the_forced_results() {
     for threads in [2, 3] {
         for _ in 0..3 {
             let mut searcher = Searcher::new();
             searcher.set_threads(threads).unwrap();
             // Every helper runs, even on a machine with fewer cores.
             searcher.set_helper_limit(8);
-            let (result, _) = search_with(&mut searcher, &mate_in_two, &depth(8));
-            assert_eq!(result.score, Score::win_in(3), "{threads} threads");
-            searcher.new_game();
-            let (result, _) = search_with(&mut searcher, &king_attacked, &depth(8));
-            let after = king_attacked.play(result.best_move.unwrap());
-            assert!(!can_capture_king(&after), "{threads} threads");
+            assert_finds_the_forced_results(&mut searcher, &format!("{threads} threads"));
         }
     }
 }
@@ -444,19 +449,12 @@ fn every_heuristic_on() -> Params {
 
 #[test]
 fn the_optional_heuristics_keep_the_forced_results() {
-    let mate_in_two = position("R11b15/8/b17/8/8/8/8/7b1 b");
-    let king_attacked = position("7R2/8/8/3r14/3B24/8/b1b1b15/8 b");
     for threads in [1, 2] {
         let mut searcher = Searcher::new();
         searcher.set_params(every_heuristic_on());
         searcher.set_threads(threads).unwrap();
         searcher.set_helper_limit(8);
-        let (result, _) = search_with(&mut searcher, &mate_in_two, &depth(8));
-        assert_eq!(result.score, Score::win_in(3), "{threads} threads");
-        searcher.new_game();
-        let (result, _) = search_with(&mut searcher, &king_attacked, &depth(8));
-        let after = king_attacked.play(result.best_move.unwrap());
-        assert!(!can_capture_king(&after), "{threads} threads");
+        assert_finds_the_forced_results(&mut searcher, &format!("{threads} threads, all on"));
         // The histories learn from a real search and still give a legal move at every depth.
         let start = Position::start(BoardSize::Eight);
         let (result, infos) = search_with(&mut searcher, &start, &depth(9));

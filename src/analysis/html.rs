@@ -12,11 +12,10 @@ use serde_json::{json, Value};
 
 use super::review::{winning_chances, GameReview, Line, MoveReview};
 use super::review_report::{
-    for_blue, label_text, opening_sentence, result_sentence, shown_score, side_summary,
+    for_blue, label_text, moves_text, opening_sentence, result_sentence, shown_score, side_summary,
     turning_sentence, PERSPECTIVE,
 };
 use lielow_rules::board::Side;
-use lielow_rules::moves::Move;
 
 /// One game of the page: its review and its heading (players and result).
 pub struct PageGame<'a> {
@@ -24,14 +23,6 @@ pub struct PageGame<'a> {
     pub review: &'a GameReview,
     /// E.g. "Game 3: lielow (Blue) vs greedy (Red), Blue won by king-captured".
     pub title: String,
-}
-
-fn moves_text(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(Move::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A position's lines for the page, scores from Blue's side (`side`: the side to move).

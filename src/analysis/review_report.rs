@@ -63,7 +63,8 @@ pub fn opening_sentence(opening: Option<usize>) -> String {
     }
 }
 
-fn moves_text(moves: &[Move]) -> String {
+/// Moves as notation, space-separated: how the report and the page write a line.
+pub(super) fn moves_text(moves: &[Move]) -> String {
     moves
         .iter()
         .map(Move::to_string)
