@@ -443,6 +443,7 @@ fn every_heuristic_on() -> Params {
         improving: true,
         correction: true,
         see_pruning: true,
+        singular: true,
         ..Params::default()
     }
 }

@@ -1,6 +1,8 @@
 //! What the search knows of the node it is in: where it is (ply), how far it looks (depth), the
 //! window, and whether it is on the principal variation; and why a search unwinds.
 
+use lielow_rules::moves::Move;
+
 /// The deepest ply a search reaches (main search and quiescence together).
 pub const MAX_PLY: usize = 128;
 
@@ -24,6 +26,9 @@ pub struct Node {
     pub alpha: i32,
     pub beta: i32,
     pub kind: NodeKind,
+    /// A move left out: the singular-extension search of the node without its table move.
+    /// Such a node neither reads nor writes the table (its result is not the node's).
+    pub excluded: Option<Move>,
 }
 
 impl Node {
@@ -35,6 +40,7 @@ impl Node {
             alpha,
             beta,
             kind: NodeKind::Pv,
+            excluded: None,
         }
     }
 
@@ -57,6 +63,7 @@ impl Node {
             } else {
                 NodeKind::NonPv
             },
+            excluded: None,
         }
     }
 

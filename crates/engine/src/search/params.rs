@@ -135,6 +135,16 @@ pub struct Params {
     pub see_capture_margin: i32,
     /// A quiet move is skipped when its exchange is below `-see_quiet_margin * depth`.
     pub see_quiet_margin: i32,
+    /// Singular extensions: a table move that beats every other move by a margin at a reduced
+    /// depth is searched a ply deeper (two when by far; one less when another move also
+    /// reaches beta; a cut-off when even without it the node reaches beta).
+    pub singular: bool,
+    /// The shallowest node that tries a singular extension.
+    pub singular_depth: i32,
+    /// The margin below the table's score, in centi-stacks per ply of depth.
+    pub singular_margin: i32,
+    /// How much further below the margin a move must fall for two plies of extension.
+    pub singular_double: i32,
     /// Late move pruning's move count when not improving, in hundredths of the count.
     pub late_move_worsening: i32,
     /// Pace the clock by how hard the move is ([`crate::time::Pacing`]); off: every move gets
@@ -201,6 +211,10 @@ impl Default for Params {
             improving: true,
             correction: false,
             see_pruning: false,
+            singular: false,
+            singular_depth: 6,
+            singular_margin: 2,
+            singular_double: 20,
             see_depth: 4,
             see_capture_margin: 50,
             see_quiet_margin: 40,
@@ -277,7 +291,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 55] = [
+pub const SPECS: [ParamSpec; 59] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -322,6 +336,10 @@ pub const SPECS: [ParamSpec; 55] = [
     switch!("Improving", improving),
     switch!("Correction", correction),
     switch!("SeePruning", see_pruning),
+    switch!("Singular", singular),
+    number!("SingularDepth", singular_depth, 2, 64, 1),
+    number!("SingularMargin", singular_margin, 0, 100, 1),
+    number!("SingularDouble", singular_double, 0, 1000, 4),
     number!("SeeDepth", see_depth, 0, 64, 1),
     number!("SeeCaptureMargin", see_capture_margin, 0, 1000, 8),
     number!("SeeQuietMargin", see_quiet_margin, 0, 1000, 8),

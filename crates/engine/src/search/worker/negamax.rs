@@ -9,6 +9,7 @@ use crate::score::Score;
 use crate::search::exchange;
 use crate::search::node::Node;
 use crate::search::params::Params;
+use crate::tt::Bound;
 use lielow_rules::board::Side;
 use lielow_rules::movegen::Kind;
 use lielow_rules::moves::Move;
@@ -38,6 +39,14 @@ fn late_move_count(params: &Params, depth: i32) -> usize {
     (params.late_move_base + params.late_move_factor * depth * depth).max(0) as usize
 }
 
+/// What the singular-extension search says of a node's table move.
+enum Singular {
+    /// Plies more (or, negative, fewer) for the table move.
+    Extend(i32),
+    /// The node reaches beta even without it: its score.
+    CutOff(i32),
+}
+
 impl Worker<'_> {
     /// Negamax principal variation search of `position` at `node`.
     pub fn negamax(&mut self, position: &Position, mut node: Node) -> i32 {
@@ -59,8 +68,9 @@ impl Worker<'_> {
         }
 
         let key = position.key();
+        let excluding = node.excluded.is_some();
         let entry = self.probe(key, ply);
-        if let Some(entry) = entry {
+        if let (Some(entry), false) = (entry, excluding) {
             if !node.is_pv() && entry.depth >= node.depth && entry.cuts_off(node.alpha, node.beta) {
                 return entry.score;
             }
@@ -80,13 +90,18 @@ impl Worker<'_> {
         }
         // Internal iterative reduction: with no table move the ordering is a guess, and a
         // shallower search both costs less and leaves a move for the next visit.
-        if self.params.iir && node.depth >= self.params.iir_min_depth && tt_move.is_none() {
+        if self.params.iir
+            && !excluding
+            && node.depth >= self.params.iir_min_depth
+            && tt_move.is_none()
+        {
             node.depth -= 1;
         }
         let depth = node.depth;
 
         // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
         if self.params.reverse_futility
+            && !excluding
             && !node.is_pv()
             && !in_danger
             && depth <= self.params.reverse_futility_depth
@@ -97,9 +112,15 @@ impl Worker<'_> {
             return static_eval;
         }
 
-        if let Some(score) = self.null_move(position, node, in_danger, static_eval) {
-            return score;
+        if !excluding {
+            if let Some(score) = self.null_move(position, node, in_danger, static_eval) {
+                return score;
+            }
         }
+        let extension = match self.singular_extension(position, node, entry, tt_move) {
+            Singular::Extend(plies) => plies,
+            Singular::CutOff(score) => return score,
+        };
 
         let (only, excluded): (&[Move], &[Move]) = if ply == 0 {
             (self.root_moves, &self.root_excluded)
@@ -133,6 +154,9 @@ impl Worker<'_> {
         let mut captures_tried: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
         for index in 0..count {
             let mv = self.ordering.pick(ply, index);
+            if Some(mv) == node.excluded {
+                continue;
+            }
             let quiet = !mv.is_capture();
             let prunable = !node.is_pv() && !in_danger && quiet && best_score > -Score::MATE_BOUND;
             if prunable
@@ -165,7 +189,8 @@ impl Worker<'_> {
             let score = if index == 0 {
                 {
                     let child = self.play(position, mv, ply);
-                    -self.negamax(&child, node.child(0, node.alpha, node.beta))
+                    let reduction = if Some(mv) == tt_move { -extension } else { 0 };
+                    -self.negamax(&child, node.child(reduction, node.alpha, node.beta))
                 }
             } else {
                 let r = self.late_move_reduction(position, node, index, mv, in_danger);
@@ -194,7 +219,7 @@ impl Worker<'_> {
             } else if !quiet && !captures_tried.is_full() {
                 captures_tried.push(mv);
             }
-            if self.can_split(node, count - index - 1) {
+            if !excluding && self.can_split(node, count - index - 1) {
                 let split = self.split(position, node, in_danger, index + 1, best_score, best_move);
                 if self.unwinding() {
                     return 0;
@@ -208,6 +233,14 @@ impl Worker<'_> {
             }
         }
 
+        if excluding {
+            // Only whether some other move reaches the window matters; nothing is stored.
+            return if best_score == -INF {
+                node.alpha
+            } else {
+                best_score
+            };
+        }
         // The search's verdict corrects later static evaluations of the structure, when it is
         // a verdict on the evaluation: not in danger, not a capture's tactics, not a mate, and
         // on the side of the static evaluation that the bound can tell.
@@ -224,6 +257,59 @@ impl Worker<'_> {
         let outcome = Outcome::at(&node, alpha_on_entry, best_score, best_move);
         self.store(key, ply, depth, outcome, raw_eval);
         best_score
+    }
+
+    /// Singular extension (`Singular`): whether the table move is the only good one. A search
+    /// of the node without it, at half the depth and just below the table's score, decides:
+    /// every other move below: one more ply for it (two when far below, off the PV); some other
+    /// move at beta too: the node cuts off (several moves reach beta); the table's score at
+    /// beta but another move close: one ply less for it.
+    fn singular_extension(
+        &mut self,
+        position: &Position,
+        node: Node,
+        entry: Option<crate::tt::Entry>,
+        tt_move: Option<Move>,
+    ) -> Singular {
+        let (Some(entry), Some(tt_move)) = (entry, tt_move) else {
+            return Singular::Extend(0);
+        };
+        let depth = node.depth;
+        let tried = self.params.singular
+            && node.ply > 0
+            && node.excluded.is_none()
+            && depth >= self.params.singular_depth
+            && entry.best_move == Some(tt_move)
+            && entry.depth >= depth - 3
+            && matches!(entry.bound, Bound::Lower | Bound::Exact)
+            && entry.score.abs() < Score::MATE_BOUND
+            && node.ply < 2 * self.iteration_depth as usize;
+        if !tried {
+            return Singular::Extend(0);
+        }
+        let singular_beta = entry.score - self.params.singular_margin * depth;
+        let probe = Node {
+            depth: (depth - 1) / 2,
+            alpha: singular_beta - 1,
+            beta: singular_beta,
+            kind: crate::search::node::NodeKind::NonPv,
+            excluded: Some(tt_move),
+            ..node
+        };
+        let score = self.negamax(position, probe);
+        if self.unwinding() {
+            return Singular::Extend(0);
+        }
+        if score < singular_beta {
+            let far = !node.is_pv() && score < singular_beta - self.params.singular_double;
+            Singular::Extend(if far { 2 } else { 1 })
+        } else if singular_beta >= node.beta {
+            Singular::CutOff(singular_beta)
+        } else if entry.score >= node.beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// Null move: if passing still leaves the side to move above beta after a reduced search,
