@@ -160,7 +160,7 @@ impl Network {
     }
 
     /// Reads a network file: a regular file only (its type checked before it is opened, so a
-    /// FIFO never blocks the protocol's input loop), and at most [`MAX_FILE_BYTES`] of it.
+    /// FIFO never blocks the protocol's input loop), and at most `MAX_FILE_BYTES` of it.
     pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
         use std::io::Read;
         let io = |error: std::io::Error| NetError::Io(error.to_string());

@@ -39,7 +39,7 @@ impl PositionCommand {
     }
 }
 
-/// The line [`parse_position`] reads back as the same command: `position startpos` or
+/// The line `parse_position` reads back as the same command: `position startpos` or
 /// `position fen <LFEN>`, then ` moves ...` when there are moves.
 impl fmt::Display for PositionCommand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
