@@ -35,8 +35,8 @@
 //! Every heuristic below is a switch in `params.rs`, measured by `scripts/option-sprt.sh`: the
 //! switch on against the same binary with it off, 20,000 nodes a move, 8 random opening plies,
 //! SPRT elo0 = 0, elo1 = 10 (alpha = beta = 0.05), one game at a time on a 2-core machine also
-//! running builds. `SeePruning` was measured with `Improving` on in both engines, the others
-//! with it off. Fixed nodes keep the comparison fair on a loaded machine; none of these
+//! running builds. `SeePruning` and `Singular` were measured with `Improving` on in both
+//! engines, the others with it off. Fixed nodes keep the comparison fair on a loaded machine; none of these
 //! changes the speed of a node much. Kept (default on) only when H1 was accepted on both sizes.
 //!
 //! | switch | 8x8 | 9x9 | verdict |
@@ -45,9 +45,11 @@
 //! | `ContHistory` | +3.3 ± 14.3 (1282, stopped) | -10.5 ± 22.6 (594, stopped) | off: no gain seen |
 //! | `Correction` | -12.1 ± 14.8 (1268, H0) | -9.3 ± 15.2 (1350, stopped at LLR -2.37) | off |
 //! | `SeePruning` | -5.1 ± 12.9 (1506, stopped at LLR -2.33) | -11.9 ± 23.2 (640, stopped) | off |
+//! | `Singular` | +1.8 ± 10.8 (2276, stopped at LLR -1.04) | +3.5 ± 17.7 (1000, stopped) | off: no gain seen |
 //! | `EvalGrain` 8 | -10.6 ± 14.2 (1436, H0) | -33.5 ± 22.6 (624, H0) | 1 (none) |
 //!
-//! `CaptureHistory` is written but not yet measured. Why the others lost, as far as can be
+//! `CaptureHistory` is written but not yet measured; `Singular`'s margins (2 per ply, double at 20)
+//! are a first guess for SPSA. Why the others lost, as far as can be
 //! told: the continuation key (the previous move's landing square) says little in a game where
 //! any stack can jump to any square at its height's distance; the correction's structure key
 //! (stack counts by height) may be too coarse to tell positions the network misjudges alike.
