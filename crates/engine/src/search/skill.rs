@@ -45,14 +45,14 @@ pub const SPREAD_CAP: i32 = 100;
 /// "Levels", has the intervals, ±125 to ±290 a step). `UCI_Elo` takes
 /// `LADDER[0].1 ..= LADDER[last].1` and is interpolated linearly between the rungs.
 pub const LADDER: [(u32, u32); 8] = [
-    (0, 761),
-    (3, 1184),
-    (6, 1701),
-    (9, 1870),
-    (12, 1986),
-    (15, 2031),
-    (18, 2173),
-    (20, 2531),
+    (0, 738),
+    (3, 1255),
+    (6, 1678),
+    (9, 1944),
+    (12, 2061),
+    (15, 2203),
+    (18, 2248),
+    (20, 2446),
 ];
 
 /// The lowest `UCI_Elo` (level 0's).
