@@ -15,6 +15,8 @@
 #   SPRT=elo0=0,elo1=10,alpha=0.05,beta=0.05   LIMIT="--nodes 20000" (or e.g. "--tc 2+0.02")
 #   CONCURRENCY=1   GAMES=6000 (upper bound)   PLIES=8 (random opening plies)   SIZE=8
 #   SEED=21   OUT=<dir for the JSON summary and the log; default: a temporary directory>
+#   BOOK=<openings file> plays its openings (shuffled by SEED) instead of PLIES random plies;
+#   balanced ones (`lielow openings --balanced-depth 8`) make fewer pairs that split 1-1.
 # Exit status: 0 when H1 is accepted (new is better), 1 when H0 is accepted, 3 when the match
 # ended undecided, 2 on errors.
 set -euo pipefail
@@ -35,7 +37,13 @@ PLIES=${PLIES:-8}
 SIZE=${SIZE:-8}
 SEED=${SEED:-21}
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/lielow-option-sprt.XXXXXX")}
+BOOK=${BOOK:-}
 mkdir -p "$OUT"
+if [ -n "$BOOK" ]; then
+    openings=(--openings "$BOOK" --openings-order random)
+else
+    openings=(--random-plies "$PLIES")
+fi
 
 root=$(git rev-parse --show-toplevel)
 (cd "$root" && cargo build --release --quiet)
@@ -46,7 +54,7 @@ cp "${CARGO_TARGET_DIR:-$root/target}/release/lielow" "$binary"
 "$binary" match \
     --engine "$binary" name=new $new_options \
     --engine "$binary" name=base $base_options \
-    $LIMIT --size "$SIZE" --random-plies "$PLIES" --seed "$SEED" \
+    $LIMIT --size "$SIZE" "${openings[@]}" --seed "$SEED" \
     --games "$GAMES" --concurrency "$CONCURRENCY" --sprt "$SPRT" \
     --json "$OUT/summary.json" "$@" | tee "$OUT/match.log"
 verdict=$(grep -o 'H[01] accepted' "$OUT/match.log" | tail -1 || true)
