@@ -79,8 +79,7 @@ impl Model {
         W2 + 2 * self.buckets.count() * 2 * H
     }
 
-    /// The output layer of `example`: its board size's block of buckets, and its stack
-    /// count's bucket in it.
+    /// The output layer of `example`, numbered as the engine's.
     #[inline]
     fn layer(&self, example: &Example) -> usize {
         let size = if example.size_block == 0 {
@@ -88,8 +87,7 @@ impl Model {
         } else {
             BoardSize::Nine
         };
-        usize::from(example.size_block) * self.buckets.count()
-            + self.buckets.of(size, usize::from(example.stacks))
+        self.buckets.layer(size, usize::from(example.stacks))
     }
 
     /// The hidden sums of one point of view.

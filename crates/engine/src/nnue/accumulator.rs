@@ -50,7 +50,7 @@ impl Accumulator {
 
     /// The network's evaluation of `position`, whose sums these are, for its side to move,
     /// in centipawns.
-    #[inline]
+    #[inline(always)]
     pub fn evaluate(&self, net: &Network, position: &Position) -> i32 {
         let side_to_move = position.side_to_move();
         net.output(

@@ -27,6 +27,9 @@ pub struct Buckets {
     count: u8,
     /// `table[size][stacks]`, 8x8 first; every entry below `count`.
     table: [[u8; STACK_COUNTS]; 2],
+    /// `table` as output layers, `size × count + bucket`: what an evaluation looks up (one
+    /// load instead of a load, a multiply and an add).
+    layers: [[u8; STACK_COUNTS]; 2],
 }
 
 /// Why a bucket count or table cannot be used.
@@ -75,6 +78,7 @@ impl Buckets {
     pub const SINGLE: Buckets = Buckets {
         count: 1,
         table: [[0; STACK_COUNTS]; 2],
+        layers: [[0; STACK_COUNTS], [1; STACK_COUNTS]],
     };
 
     /// `count` buckets splitting each board size's stack counts evenly, from 1 to the start
@@ -95,10 +99,7 @@ impl Buckets {
                 *bucket = (stacks.saturating_sub(1) * count / start).min(count - 1) as u8;
             }
         }
-        Ok(Buckets {
-            count: count as u8,
-            table,
-        })
+        Ok(Buckets::with_layers(count, table))
     }
 
     /// Buckets from a file's count and table, each entry checked.
@@ -123,10 +124,21 @@ impl Buckets {
                 });
             }
         }
-        Ok(Buckets {
+        Ok(Buckets::with_layers(count, table))
+    }
+
+    /// Buckets of a checked count and table, with their layers worked out.
+    fn with_layers(count: usize, table: [[u8; STACK_COUNTS]; 2]) -> Buckets {
+        let mut layers = table;
+        for (size_block, row) in layers.iter_mut().enumerate() {
+            row.iter_mut()
+                .for_each(|layer| *layer += (size_block * count) as u8);
+        }
+        Buckets {
             count: count as u8,
             table,
-        })
+            layers,
+        }
     }
 
     /// How many buckets.
@@ -139,6 +151,13 @@ impl Buckets {
     #[inline]
     pub fn of(&self, size: BoardSize, stacks: usize) -> usize {
         usize::from(self.table[usize::from(size == BoardSize::Nine)][stacks])
+    }
+
+    /// The output layer of a position of `size` with `stacks` stacks: its board size's block
+    /// of buckets (8x8's first), and its bucket in it.
+    #[inline(always)]
+    pub fn layer(&self, size: BoardSize, stacks: usize) -> usize {
+        usize::from(self.layers[usize::from(size == BoardSize::Nine)][stacks])
     }
 
     /// The bucket of `position`.
@@ -171,6 +190,9 @@ mod tests {
         assert_eq!(four.of(BoardSize::Nine, 36), 3);
         assert_eq!(four.of(BoardSize::Nine, 81), 3);
         assert_eq!(Buckets::even(1).unwrap(), Buckets::SINGLE);
+        assert_eq!(four.layer(BoardSize::Eight, 16), 3);
+        assert_eq!(four.layer(BoardSize::Nine, 1), 4);
+        assert_eq!(four.layer(BoardSize::Nine, 36), 7);
         let most = Buckets::even(MAX_BUCKETS).unwrap();
         let on_eight: Vec<usize> = (1..=16).map(|s| most.of(BoardSize::Eight, s)).collect();
         assert_eq!(on_eight, (0..16).collect::<Vec<_>>(), "one per stack count");

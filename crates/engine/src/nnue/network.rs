@@ -118,7 +118,7 @@ impl Network {
     /// The output, in centipawns for the side to move, from the hidden sums seen by the side
     /// to move (`ours`) and by the other side (`theirs`) on a board of `size` with `stacks`
     /// stacks (both sides'; at most 81), which choose the output layer.
-    #[inline]
+    #[inline(always)]
     pub fn output(
         &self,
         ours: &[i16; HIDDEN],
@@ -126,8 +126,7 @@ impl Network {
         size: BoardSize,
         stacks: usize,
     ) -> i32 {
-        let layer = usize::from(size == BoardSize::Nine) * self.buckets.count()
-            + self.buckets.of(size, stacks);
+        let layer = self.buckets.layer(size, stacks);
         let weights = &self.output_weights[layer];
         let sum = activated_dot(ours, &weights[..HIDDEN])
             + activated_dot(theirs, &weights[HIDDEN..])
