@@ -215,3 +215,49 @@ fn bad_flags_and_files_are_one_line_errors() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--buckets` fits one output layer per stage of the game and writes a version-2 network
+/// the engine reads and plays with; counts outside 1 to 16 are refused.
+#[test]
+fn training_with_output_buckets_writes_a_version_2_network() {
+    let dir = scratch("buckets");
+    let data = data(&dir);
+    let path = dir.join("buckets.nnue").display().to_string();
+    let args = [
+        "train",
+        "--data",
+        &data,
+        "-o",
+        &path,
+        "--epochs",
+        "2",
+        "--batch",
+        "256",
+        "--validation-every",
+        "5",
+        "--buckets",
+    ];
+    let out = lielow(&[&args[..], &["3"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 2, "version 2");
+    let network = Network::from_bytes(&bytes).expect("the engine reads what the trainer writes");
+    assert_eq!(network.buckets().count(), 3);
+    assert!(network.description().contains("3 output buckets"));
+    let bench = lielow(&["bench", "2", "--eval", &path]);
+    assert!(
+        bench.status.success(),
+        "{}",
+        String::from_utf8_lossy(&bench.stderr)
+    );
+    for bad in ["0", "17"] {
+        let out = lielow(&[&args[..], &[bad]].concat());
+        assert_eq!(out.status.code(), Some(2), "--buckets {bad}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--buckets"));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -24,7 +24,8 @@ use rayon::prelude::*;
 use crate::files::{self, Output};
 use data::{sigmoid, Target};
 pub use error::TrainError;
-use model::{Adam, Hidden, Model, PARAMETERS};
+use lielow_engine::nnue::{Buckets, MAX_BUCKETS};
+use model::{Adam, Hidden, Model};
 pub use texel::{tune, TuneArgs};
 
 /// Parts a batch is cut into: fixed, so that the sums (and the network) do not depend on the
@@ -61,6 +62,10 @@ pub struct TrainArgs {
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Output buckets: output layers per board size, chosen by the stacks on the board (evenly
+    /// from one stack to the start position's); 1 writes a network file of version 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_BUCKETS as i64))]
+    buckets: u32,
     /// Worker threads (default: the machine's cores; the result does not depend on it).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
@@ -118,12 +123,15 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     println!("| epoch | step size | training loss | validation loss | seconds |");
     println!("|------:|----------:|--------------:|----------------:|--------:|");
 
-    let mut model = Model::new(args.seed);
-    let mut adam = Adam::new(PARAMETERS);
+    let buckets =
+        Buckets::even(args.buckets as usize).expect("clap keeps --buckets within 1..=MAX_BUCKETS");
+    let mut model = Model::with_buckets(args.seed, buckets);
+    let parameters = model.parameters();
+    let mut adam = Adam::new(parameters);
     let mut rng = StdRng::seed_from_u64(args.seed);
     let mut order: Vec<u32> = (0..train_set.examples.len() as u32).collect();
-    let mut parts = vec![vec![0.0f32; PARAMETERS]; BATCH_PARTS];
-    let mut gradient = vec![0.0f32; PARAMETERS];
+    let mut parts = vec![vec![0.0f32; parameters]; BATCH_PARTS];
+    let mut gradient = vec![0.0f32; parameters];
     let mut validation_loss = 0.0;
     for epoch in 0..args.epochs {
         let progress = f64::from(epoch) / f64::from(args.epochs);
@@ -183,10 +191,16 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
         std::io::stdout().flush().ok();
     }
 
+    // Named only when there are several, so that a network of one bucket is what it was.
+    let buckets_text = match args.buckets {
+        1 => String::new(),
+        count => format!(", {count} output buckets by stacks"),
+    };
     let description = format!(
-        "lielow {} train: {} epochs, batch {}, step size {}, lambda {}, scale {}, seed {}, every {}th game for validation; {} training and {} validation positions; validation loss {:.6} (hand-set evaluation {:.6}); data: {}",
+        "lielow {} train: {} epochs{}, batch {}, step size {}, lambda {}, scale {}, seed {}, every {}th game for validation; {} training and {} validation positions; validation loss {:.6} (hand-set evaluation {:.6}); data: {}",
         env!("CARGO_PKG_VERSION"),
         args.epochs,
+        buckets_text,
         args.batch,
         args.rate,
         args.lambda,

@@ -2,22 +2,23 @@
 //! and its rounding to the search's integers.
 //!
 //! All parameters live in one flat vector (input weights, hidden biases, output weights,
-//! output biases), so the optimizer and the gradient sums are plain loops over slices.
+//! output biases), so the optimizer and the gradient sums are plain loops over slices. The
+//! width is the engine's [`HIDDEN`]; the output layers are one per board size and output
+//! bucket ([`Buckets`]), 8x8's buckets first, as in the network file.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::data::{sigmoid, Example, Set};
-use lielow_engine::nnue::{Network, HIDDEN, INPUTS, QA, QB};
+use lielow_engine::nnue::{Buckets, Network, OutputWeights, HIDDEN, INPUTS, QA, QB};
+use lielow_rules::board::BoardSize;
 
 const H: usize = HIDDEN;
-/// Offsets in the flat parameter vector.
+/// Offsets in the flat parameter vector: the output weights start at `W2`, then the output
+/// biases (their number depends on the buckets: [`Model::output_biases`]).
 const W1: usize = 0;
 const B1: usize = W1 + INPUTS * H;
 const W2: usize = B1 + H;
-const B2: usize = W2 + 2 * 2 * H;
-/// Number of parameters.
-pub const PARAMETERS: usize = B2 + 2;
 
 /// The largest input weight and hidden bias: with at most 81 stacks, a hidden sum stays within
 /// ±123, which at the scale `QA` fits the search's 16-bit sums.
@@ -30,6 +31,8 @@ const OUTPUT_CLIP: f32 = 8.0;
 pub struct Model {
     /// Input weights, hidden biases, output weights, output biases.
     pub params: Vec<f32>,
+    /// Which output layer fits which positions.
+    buckets: Buckets,
 }
 
 /// The hidden layer of one example, kept for the backward pass.
@@ -39,10 +42,18 @@ pub struct Hidden {
 }
 
 impl Model {
-    /// A network with small random weights drawn from `seed`.
+    /// A network of one output bucket with small random weights drawn from `seed`.
     pub fn new(seed: u64) -> Model {
+        Model::with_buckets(seed, Buckets::SINGLE)
+    }
+
+    /// A network of `buckets` output buckets with small random weights drawn from `seed` (one
+    /// bucket draws the same weights as [`Model::new`]; each further bucket's output layer is
+    /// drawn after the one before).
+    pub fn with_buckets(seed: u64, buckets: Buckets) -> Model {
         let mut rng = StdRng::seed_from_u64(seed);
-        let mut params = vec![0.0; PARAMETERS];
+        let b2 = W2 + 2 * buckets.count() * 2 * H;
+        let mut params = vec![0.0; b2 + 2 * buckets.count()];
         // About 30 stacks feed each unit: weights of this size give sums of order one.
         for w in &mut params[W1..B1] {
             *w = rng.gen_range(-0.1..0.1);
@@ -51,10 +62,32 @@ impl Model {
             *b = rng.gen_range(0.0..0.5);
         }
         let bound = 1.0 / (2.0 * H as f32).sqrt();
-        for w in &mut params[W2..B2] {
+        for w in &mut params[W2..b2] {
             *w = rng.gen_range(-bound..bound);
         }
-        Model { params }
+        Model { params, buckets }
+    }
+
+    /// Number of parameters.
+    pub fn parameters(&self) -> usize {
+        self.params.len()
+    }
+
+    /// Where the output biases start in `params` (after the output weights).
+    #[inline]
+    fn output_biases(&self) -> usize {
+        W2 + 2 * self.buckets.count() * 2 * H
+    }
+
+    /// The output layer of `example`, numbered as the engine's.
+    #[inline]
+    fn layer(&self, example: &Example) -> usize {
+        let size = if example.size_block == 0 {
+            BoardSize::Eight
+        } else {
+            BoardSize::Nine
+        };
+        self.buckets.layer(size, usize::from(example.stacks))
     }
 
     /// The hidden sums of one point of view.
@@ -75,16 +108,17 @@ impl Model {
         let (ours, theirs) = set.inputs_of(example);
         self.hidden_sums(ours, &mut hidden.ours);
         self.hidden_sums(theirs, &mut hidden.theirs);
-        let block = usize::from(example.size_block);
-        let weights = &self.params[W2 + block * 2 * H..][..2 * H];
-        let mut y = self.params[B2 + block];
+        let layer = self.layer(example);
+        let weights = &self.params[W2 + layer * 2 * H..][..2 * H];
+        let mut y = self.params[self.output_biases() + layer];
         for (h, w) in hidden.ours.iter().chain(&hidden.theirs).zip(weights) {
             y += h.clamp(0.0, 1.0) * w;
         }
         y
     }
 
-    /// Adds the gradient of `d_output × output` for an example to `gradient`.
+    /// Adds the gradient of `d_output × output` for an example to `gradient`: of the output
+    /// layers, only the example's own bucket's gets any.
     #[inline]
     pub fn backward(
         &self,
@@ -94,9 +128,9 @@ impl Model {
         d_output: f32,
         gradient: &mut [f32],
     ) {
-        let block = usize::from(example.size_block);
-        let w2 = W2 + block * 2 * H;
-        gradient[B2 + block] += d_output;
+        let layer = self.layer(example);
+        let w2 = W2 + layer * 2 * H;
+        gradient[self.output_biases() + layer] += d_output;
         let (ours, theirs) = set.inputs_of(example);
         for (half, (sums, inputs)) in [(&hidden.ours, ours), (&hidden.theirs, theirs)]
             .into_iter()
@@ -143,7 +177,8 @@ impl Model {
         for w in &mut self.params[W1..W2] {
             *w = w.clamp(-INPUT_CLIP, INPUT_CLIP);
         }
-        for w in &mut self.params[W2..B2] {
+        let b2 = self.output_biases();
+        for w in &mut self.params[W2..b2] {
             *w = w.clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
         }
     }
@@ -162,22 +197,21 @@ impl Model {
         for (q, b) in hidden_bias.iter_mut().zip(&self.params[B1..W2]) {
             *q = round16(*b, QA);
         }
-        let mut output_weights = [[0i16; 2 * H]; 2];
-        for (block, weights) in output_weights.iter_mut().enumerate() {
-            for (q, w) in weights
-                .iter_mut()
-                .zip(&self.params[W2 + block * 2 * H..][..2 * H])
-            {
-                *q = round16(*w, QB);
-            }
-        }
-        let output_bias =
-            [0, 1].map(|block| (self.params[B2 + block] * (QA * QB) as f32).round() as i32);
+        let b2 = self.output_biases();
+        let output_weights: Vec<OutputWeights> = self.params[W2..b2]
+            .chunks_exact(2 * H)
+            .map(|layer| std::array::from_fn(|i| round16(layer[i], QB)))
+            .collect();
+        let output_bias = self.params[b2..]
+            .iter()
+            .map(|b| (b * (QA * QB) as f32).round() as i32)
+            .collect();
         Network::from_parts(
             input_weights,
             hidden_bias,
             output_weights,
             output_bias,
+            self.buckets,
             scale.round() as i32,
             description,
         )
@@ -253,6 +287,101 @@ impl Adam {
             *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
             *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
             *p -= step * *m / (v.sqrt() + Self::EPSILON);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lielow_rules::position::Position;
+    use rand::seq::SliceRandom;
+
+    /// Positions of one random game of `size`, from the start to its end.
+    fn game(size: BoardSize, rng: &mut StdRng) -> Vec<Position> {
+        let mut position = Position::start(size);
+        let mut line = vec![position];
+        while !position.is_game_over() && line.len() < 300 {
+            let moves = position.legal_moves();
+            position = position.play(*moves.as_slice().choose(rng).expect("a live game"));
+            line.push(position);
+        }
+        line
+    }
+
+    /// Each example's gradient reaches its own bucket's output layer and no other, and the
+    /// forward pass reads that layer.
+    #[test]
+    fn an_example_moves_only_its_own_buckets_output_layer() {
+        let buckets = Buckets::even(4).unwrap();
+        let model = Model::with_buckets(2, buckets);
+        assert_eq!(model.parameters(), W2 + 2 * 4 * 2 * H + 2 * 4);
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut set = Set::default();
+        for size in [BoardSize::Eight, BoardSize::Nine] {
+            for _ in 0..4 {
+                for position in game(size, &mut rng) {
+                    set.push(&position, 0, 1, false);
+                }
+            }
+        }
+        let mut layers_seen = [false; 8];
+        let b2 = model.output_biases();
+        let mut changed = model.clone();
+        for example in &set.examples {
+            let layer = model.layer(example);
+            layers_seen[layer] = true;
+            let mut hidden = Hidden::default();
+            model.forward(&set, example, &mut hidden);
+            let mut gradient = vec![0.0; model.parameters()];
+            model.backward(&set, example, &hidden, 1.0, &mut gradient);
+            for other in 0..8 {
+                let weights = &gradient[W2 + other * 2 * H..][..2 * H];
+                let moved = weights.iter().any(|&g| g != 0.0) || gradient[b2 + other] != 0.0;
+                assert_eq!(
+                    moved,
+                    other == layer,
+                    "layer {other} of example {example:?}"
+                );
+            }
+            // Changing another layer's weights leaves the output alone; its own changes it.
+            let before = model.forward(&set, example, &mut hidden);
+            let other = b2 + (layer + 1) % 8;
+            changed.params[other] = model.params[other] + 1.0;
+            assert_eq!(changed.forward(&set, example, &mut hidden), before);
+            changed.params[other] = model.params[other];
+            changed.params[b2 + layer] = model.params[b2 + layer] + 1.0;
+            let moved = changed.forward(&set, example, &mut hidden);
+            assert!((moved - before - 1.0).abs() < 1e-4, "{moved} {before}");
+            changed.params[b2 + layer] = model.params[b2 + layer];
+        }
+        assert!(
+            layers_seen.iter().filter(|&&seen| seen).count() >= 4,
+            "{layers_seen:?}"
+        );
+    }
+
+    /// The rounded network picks the same layer as the float one: its evaluations differ by
+    /// rounding only.
+    #[test]
+    fn the_quantized_bucketed_network_evaluates_as_the_float_one() {
+        let mut model = Model::with_buckets(5, Buckets::even(3).unwrap());
+        let b2 = model.output_biases();
+        // Layers far apart, so that a wrong one would be far off.
+        for (layer, bias) in model.params[b2..].iter_mut().enumerate() {
+            *bias = layer as f32 * 0.7 - 2.0;
+        }
+        let net = model.quantize(120.0, "test".into());
+        let mut rng = StdRng::seed_from_u64(6);
+        for size in [BoardSize::Eight, BoardSize::Nine] {
+            for position in game(size, &mut rng) {
+                let float = model.evaluate_position(&position, 120.0);
+                let integer = net.evaluate_position(&position) as f32;
+                assert!(
+                    (float - integer).abs() <= 6.0,
+                    "{position}: {float} {integer}"
+                );
+            }
         }
     }
 }

@@ -13,7 +13,7 @@ use super::delta::{Delta, Input};
 use super::features;
 use super::network::{Network, HIDDEN};
 use super::rows::{self, Row};
-use lielow_rules::board::{BoardSize, Side};
+use lielow_rules::board::Side;
 use lielow_rules::position::Position;
 
 /// The hidden sums seen by Blue and by Red.
@@ -48,14 +48,16 @@ impl Accumulator {
         accumulator
     }
 
-    /// The network's evaluation of the position these are the sums of, for `side_to_move`,
+    /// The network's evaluation of `position`, whose sums these are, for its side to move,
     /// in centipawns.
-    #[inline]
-    pub fn evaluate(&self, net: &Network, side_to_move: Side, size: BoardSize) -> i32 {
+    #[inline(always)]
+    pub fn evaluate(&self, net: &Network, position: &Position) -> i32 {
+        let side_to_move = position.side_to_move();
         net.output(
             self.view(side_to_move),
             self.view(side_to_move.opponent()),
-            size,
+            position.size(),
+            position.all_stacks().count() as usize,
         )
     }
 
@@ -107,10 +109,6 @@ impl Network {
     /// The network's evaluation of `position`, computed from scratch (an inherent method of
     /// the network, written here because it needs an accumulator).
     pub fn evaluate_position(&self, position: &Position) -> i32 {
-        Accumulator::refresh(self, position).evaluate(
-            self,
-            position.side_to_move(),
-            position.size(),
-        )
+        Accumulator::refresh(self, position).evaluate(self, position)
     }
 }

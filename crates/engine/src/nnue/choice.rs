@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use super::network::{NetError, Network};
+use super::file::NetError;
+use super::network::Network;
 
 /// The network built into the program, a network file, or no network (the hand-set terms).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //!
 //! One hidden layer of [`HIDDEN`] clipped-linear units per point of view, fed by sparse inputs
 //! (one per stack: its square, height, owner and crown, [`features`]), and one output per board
-//! size. The search keeps the hidden sums of every position on its path in an
+//! size and output bucket ([`Buckets`]: the stage of the game, by the stacks on the board). The search keeps the hidden sums of every position on its path in an
 //! [`Accumulator`] stack and updates them move by move; the output is a dot product of
 //! 16-bit integers. The network is trained by `lielow train` (module `train`) from
 //! `lielow datagen` games; the shipped one is built into the binary and `EvalFile` loads
@@ -38,9 +38,11 @@
 //! probes) are a larger share of the time than of the instructions.
 
 mod accumulator;
+mod buckets;
 mod choice;
 mod delta;
 pub mod features;
+mod file;
 mod network;
 mod rows;
 mod stack;
@@ -48,7 +50,9 @@ mod stack;
 mod tests;
 
 pub use accumulator::Accumulator;
+pub use buckets::{BucketError, Buckets, MAX_BUCKETS, STACK_COUNTS};
 pub use choice::EvalChoice;
 pub use delta::Delta;
-pub use network::{NetError, Network, HIDDEN, INPUTS, QA, QB};
+pub use file::{NetError, MAX_FILE_BYTES, VERSION};
+pub use network::{Network, OutputWeights, HIDDEN, INPUTS, QA, QB};
 pub use stack::AccumulatorStack;

@@ -74,8 +74,7 @@ impl AccumulatorStack {
     /// The network's evaluation of `position`, the position at `ply`.
     #[inline]
     pub fn evaluate(&mut self, net: &Network, position: &Position, ply: usize) -> i32 {
-        self.get(net, ply)
-            .evaluate(net, position.side_to_move(), position.size())
+        self.get(net, ply).evaluate(net, position)
     }
 
     /// Applies the deltas from the nearest computed ply below `ply` up to `ply`.

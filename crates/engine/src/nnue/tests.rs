@@ -1,11 +1,17 @@
 //! The update paths against a refresh: the move's own delta against the comparison of every
 //! stack, and the lazy stack of the search, evaluated at random plies, against a refresh of
-//! every position, on random games of both sizes, with the shipped network and random ones.
+//! every position, on random games of both sizes, with the shipped network and random ones of
+//! one and several output buckets; the evaluation against a recomputation from the weights;
+//! and files of version 2 and narrower widths through writing and reading.
 //! (The kernels against their reference are in `rows`; a build for another target runs these
 //! same tests on its own vectors: see the module docs.)
 
-use super::{Accumulator, AccumulatorStack, Delta, Network, INPUTS};
-use lielow_rules::board::BoardSize;
+use super::{
+    Accumulator, AccumulatorStack, BucketError, Buckets, Delta, NetError, Network, HIDDEN, INPUTS,
+    QA, QB,
+};
+use crate::score::Score;
+use lielow_rules::board::{BoardSize, Side};
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 use rand::rngs::StdRng;
@@ -25,21 +31,26 @@ fn random_game(size: BoardSize, rng: &mut StdRng) -> Vec<(Option<Move>, Position
     line
 }
 
-/// A network of random weights: `spread` is the largest weight, so a large one makes the
-/// sums wrap around `i16`, which every path must do the same way.
-fn random_network(seed: u64, spread: i16) -> Network {
+/// A network of random weights and `buckets` even output buckets: `spread` is the largest
+/// weight, so a large one makes the sums wrap around `i16`, which every path must do the same
+/// way.
+fn random_network(seed: u64, spread: i16, buckets: usize) -> Network {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut weight = || rng.gen_range(-spread..=spread);
     let input_weights = (0..INPUTS)
         .map(|_| std::array::from_fn(|_| weight()))
         .collect();
     let hidden_bias = std::array::from_fn(|_| weight());
-    let output_weights = std::array::from_fn(|_| std::array::from_fn(|_| weight()));
+    let output_weights = (0..2 * buckets)
+        .map(|_| std::array::from_fn(|_| weight()))
+        .collect();
+    let output_bias = (0..2 * buckets as i32).map(|i| 7 - 5 * i).collect();
     Network::from_parts(
         input_weights,
         hidden_bias,
         output_weights,
-        [7, -3],
+        output_bias,
+        Buckets::even(buckets).unwrap(),
         100,
         "random".into(),
     )
@@ -48,8 +59,10 @@ fn random_network(seed: u64, spread: i16) -> Network {
 fn networks() -> Vec<Network> {
     vec![
         (*Network::embedded()).clone(),
-        random_network(1, 40),
-        random_network(2, i16::MAX),
+        random_network(1, 40, 1),
+        random_network(2, i16::MAX, 1),
+        random_network(3, 40, 4),
+        random_network(4, i16::MAX, 16),
     ]
 }
 
@@ -161,7 +174,7 @@ fn the_lazy_stack_evaluates_every_ply_as_a_refresh_does() {
 /// must not reuse the sums computed for the old line below it.
 #[test]
 fn a_new_line_from_a_shallower_ply_forgets_the_old_one() {
-    let net = random_network(4, 60);
+    let net = random_network(4, 60, 3);
     let start = Position::start(BoardSize::Eight);
     let moves = start.legal_moves();
     let mut stack = AccumulatorStack::new(4);
@@ -178,4 +191,187 @@ fn a_new_line_from_a_shallower_ply_forgets_the_old_one() {
             "{mv} {reply}"
         );
     }
+}
+
+/// The evaluation computed from the weights alone, in `i32` (no wrapping: the weights must be
+/// small), with the bucket worked out from the documented formula and every input from its
+/// documented index, none of the engine's paths shared.
+fn recomputed(net: &Network, position: &Position) -> i32 {
+    let size = position.size();
+    let n = size.n();
+    let buckets = net.buckets.count();
+    let stacks = position.all_stacks().count() as usize;
+    let start = match size {
+        BoardSize::Eight => 16,
+        BoardSize::Nine => 36,
+    };
+    let bucket = ((stacks.max(1) - 1) * buckets / start).min(buckets - 1);
+    let nine = usize::from(size == BoardSize::Nine);
+    let layer = nine * buckets + bucket;
+    let mover = position.side_to_move();
+    let mut sum = net.output_bias[layer];
+    for (half, viewer) in [mover, mover.opponent()].into_iter().enumerate() {
+        for unit in 0..HIDDEN {
+            let mut h = i32::from(net.hidden_bias[unit]);
+            for square in position.all_stacks() {
+                let (owner, height) = position.stack(square).unwrap();
+                let crowned = position.king(owner) == Some(square);
+                let rank = if viewer == Side::Blue {
+                    square.rank()
+                } else {
+                    n - 1 - square.rank()
+                };
+                let theirs = usize::from(owner != viewer);
+                let input = (((nine * 2 + theirs) * 2 + usize::from(crowned)) * 9 + height - 1)
+                    * 81
+                    + rank * 9
+                    + square.file();
+                h += i32::from(net.input_weights[input][unit]);
+            }
+            let weight = i32::from(net.output_weights[layer][half * HIDDEN + unit]);
+            sum += h.clamp(0, QA) * weight;
+        }
+    }
+    let bound = i64::from(Score::MATE_BOUND - 1);
+    (i64::from(sum) * i64::from(net.scale) / i64::from(QA * QB)).clamp(-bound, bound) as i32
+}
+
+#[test]
+fn the_evaluation_with_buckets_equals_a_recomputation_from_the_weights() {
+    let mut rng = StdRng::seed_from_u64(34);
+    for buckets in [1, 3, 16] {
+        let net = random_network(10 + buckets as u64, 40, buckets);
+        for size in [BoardSize::Eight, BoardSize::Nine] {
+            let mut seen = vec![false; buckets];
+            for _ in 0..6 {
+                for (_, position) in random_game(size, &mut rng) {
+                    assert_eq!(
+                        net.evaluate_position(&position),
+                        recomputed(&net, &position),
+                        "{buckets} buckets: {position}"
+                    );
+                    seen[net.buckets.of_position(&position)] = true;
+                }
+            }
+            // The games reach more than one stage, so a wrong layer would have shown.
+            let stages = seen.iter().filter(|&&seen| seen).count();
+            assert!(stages >= buckets.min(2), "{buckets} buckets: {seen:?}");
+        }
+    }
+    let shipped = Network::embedded();
+    for (_, position) in random_game(BoardSize::Nine, &mut rng) {
+        assert_eq!(
+            shipped.evaluate_position(&position),
+            recomputed(&shipped, &position),
+            "{position}"
+        );
+    }
+}
+
+/// Evaluations of the positions of a few random games, the same for two networks.
+fn assert_same_play(a: &Network, b: &Network) {
+    let mut rng = StdRng::seed_from_u64(35);
+    for size in [BoardSize::Eight, BoardSize::Nine] {
+        for (_, position) in random_game(size, &mut rng) {
+            assert_eq!(
+                a.evaluate_position(&position),
+                b.evaluate_position(&position),
+                "{position}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_network_of_several_buckets_round_trips_as_version_2() {
+    let net = random_network(5, 200, 5);
+    let bytes = net.to_bytes();
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 2, "version");
+    let read = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(read.to_bytes(), bytes);
+    assert_eq!(read.buckets(), net.buckets());
+    assert_same_play(&read, &net);
+    // One bucket is version 1.
+    let single = random_network(6, 200, 1).to_bytes();
+    assert_eq!(u16::from_le_bytes([single[8], single[9]]), 1, "version");
+}
+
+#[test]
+fn version_2_files_with_bad_buckets_or_cut_short_are_refused() {
+    let net = random_network(7, 200, 3);
+    let bytes = net.to_bytes();
+    let count_at = 24 + net.description().len();
+    let with_count = |count: u16| {
+        let mut bytes = bytes.clone();
+        bytes[count_at..count_at + 2].copy_from_slice(&count.to_le_bytes());
+        Network::from_bytes(&bytes).err()
+    };
+    for count in [0, 17, u16::MAX] {
+        let error = with_count(count).expect("refused");
+        assert_eq!(
+            error,
+            NetError::Buckets(BucketError::Count(count.into())),
+            "{count}"
+        );
+        assert_eq!(
+            error.to_string(),
+            format!("the network's output buckets: {count} output buckets; a network has 1 to 16")
+        );
+    }
+    // A count the rest of the file does not match.
+    assert!(matches!(with_count(4), Some(NetError::Length { .. })));
+    // A table naming a bucket beyond the count.
+    let mut bad_entry = bytes.clone();
+    bad_entry[count_at + 2 + 10] = 3;
+    let error = Network::from_bytes(&bad_entry).err().expect("refused");
+    assert_eq!(
+        error.to_string(),
+        "the network's output buckets: the bucket of 10 stacks on 8x8 is 3, but the network has 3 buckets"
+    );
+    // Cut anywhere: in the count, in the table, in the weights, or by a byte at the end.
+    for cut in [
+        count_at + 1,
+        count_at + 50,
+        bytes.len() / 2,
+        bytes.len() - 1,
+    ] {
+        let error = Network::from_bytes(&bytes[..cut]).err().expect("refused");
+        assert!(
+            matches!(error, NetError::Length { .. }),
+            "cut at {cut}: {error:?}"
+        );
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Network::from_bytes(&longer),
+        Err(NetError::Length { .. })
+    ));
+}
+
+/// A file of fewer hidden units reads as this program's width with the rest silent: the same
+/// evaluations, and the same bytes written back.
+#[test]
+fn a_narrower_network_file_plays_the_same_and_writes_back_narrow() {
+    const NARROW: usize = 16;
+    let mut net = random_network(8, 300, 2);
+    for row in net.input_weights.iter_mut() {
+        row[NARROW..].fill(0);
+    }
+    net.hidden_bias[NARROW..].fill(0);
+    for layer in net.output_weights.iter_mut() {
+        layer[NARROW..HIDDEN].fill(0);
+        layer[HIDDEN + NARROW..].fill(0);
+    }
+    let wide = net.clone();
+    net.width = NARROW;
+    let bytes = net.to_bytes();
+    assert_eq!(
+        usize::from(u16::from_le_bytes([bytes[10], bytes[11]])),
+        NARROW
+    );
+    assert!(bytes.len() < wide.to_bytes().len() / 4);
+    let read = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(read.to_bytes(), bytes);
+    assert_same_play(&read, &wide);
 }

@@ -1,0 +1,352 @@
+//! The network file: reading, checking and writing it.
+//!
+//! All numbers little-endian:
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 8 | `LIELOWNN` |
+//! | 2 | version: 1 (one output bucket) or 2 |
+//! | 2 | hidden width `w`, 1 to [`HIDDEN`] |
+//! | 4 | inputs, [`INPUTS`] |
+//! | 4 | scale: centipawns per unit of the float output |
+//! | 4 + n | how the net was made: its length, then UTF-8 text |
+//! | 2 | version 2 only: output buckets `B`, 1 to [`MAX_BUCKETS`] (version 1: 1) |
+//! | 2 × 82 | version 2 only: the bucket of each stack count 0 to 81, 8x8's then 9x9's (u8) |
+//! | 2 × INPUTS × w | input weights, input by input (i16, × [`QA`]) |
+//! | 2 × w | hidden biases (i16, × `QA`) |
+//! | 2 × 2 × B × 2 × w | output weights per board size (8x8 first) and bucket, side to move's half first (i16, × [`QB`]) |
+//! | 4 × 2 × B | output bias per board size and bucket (i32, × `QA` × `QB`) |
+//!
+//! A network of one bucket is written as version 1, so the trainer's files of one bucket
+//! stay byte for byte what they were before buckets. A file narrower than `HIDDEN` is read
+//! with the missing hidden units' weights zero: such a unit's activation is zero and so is
+//! its output weight, so the evaluation is exactly the file's (a program built wider still
+//! plays the shipped network), and it is written back at its own width.
+
+use std::fmt;
+
+use super::buckets::{BucketError, Buckets, MAX_BUCKETS, STACK_COUNTS};
+use super::network::{Network, OutputWeights, HIDDEN, INPUTS};
+#[cfg(doc)]
+use super::network::{QA, QB};
+
+/// The file's first bytes.
+pub const MAGIC: &[u8; 8] = b"LIELOWNN";
+/// The newest version, written for networks of more than one bucket.
+pub const VERSION: u16 = 2;
+/// The version of a network of one output bucket (read and written).
+const VERSION_ONE_BUCKET: u16 = 1;
+
+/// The fixed part of a network file: magic, version, hidden width, inputs, scale, description
+/// length.
+const HEADER_BYTES: usize = 8 + 2 + 2 + 4 + 4 + 4;
+/// Version 2's bucket count and table.
+const BUCKET_BYTES: usize = 2 + 2 * STACK_COUNTS;
+/// The longest description [`Network::load`] reads (the trainer's names its settings and data
+/// files in a few hundred bytes).
+const MAX_DESCRIPTION_BYTES: usize = 1 << 20;
+/// The largest network file [`Network::load`] reads.
+pub const MAX_FILE_BYTES: u64 =
+    (HEADER_BYTES + BUCKET_BYTES + weight_bytes(HIDDEN, MAX_BUCKETS) + MAX_DESCRIPTION_BYTES)
+        as u64;
+
+/// The weights and biases of a network of `width` hidden units and `buckets` buckets.
+const fn weight_bytes(width: usize, buckets: usize) -> usize {
+    2 * (INPUTS * width + width + 2 * buckets * 2 * width) + 4 * 2 * buckets
+}
+
+/// Why a network file cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetError {
+    /// Not a network file.
+    Magic,
+    /// Another version of the format.
+    Version(u16),
+    /// A network of another shape than this program's.
+    Shape {
+        /// The file's hidden width.
+        hidden: usize,
+        /// The file's input count.
+        inputs: usize,
+    },
+    /// A bucket count out of range, or a table naming a bucket there is not.
+    Buckets(BucketError),
+    /// The file ends early, or goes on after the network.
+    Length {
+        /// Bytes the header says the file has.
+        expected: usize,
+        /// Bytes it has.
+        found: usize,
+    },
+    /// The description is not UTF-8.
+    Description,
+    /// A scale of zero or less.
+    Scale(i32),
+    /// The file cannot be read (the system's reason; the caller knows the path).
+    Io(String),
+    /// Not a regular file (a directory, a FIFO, a device): never opened, since opening a FIFO
+    /// blocks and a device such as `/dev/zero` never ends.
+    NotRegular,
+    /// Larger than any network file of this program's shape (the limit in bytes).
+    TooLarge(u64),
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Magic => f.write_str("not a lielow network file (no LIELOWNN header)"),
+            NetError::Version(v) => write!(
+                f,
+                "network format version {v}, this program reads {VERSION_ONE_BUCKET} and {VERSION}"
+            ),
+            NetError::Shape { hidden, inputs } => write!(
+                f,
+                "a network of {inputs} inputs and {hidden} hidden units; this program uses {INPUTS} and 1 to {HIDDEN}"
+            ),
+            NetError::Buckets(error) => write!(f, "the network's output buckets: {error}"),
+            NetError::Length { expected, found } => {
+                write!(f, "the network file has {found} bytes where its header says {expected}")
+            }
+            NetError::Description => f.write_str("the network's description is not UTF-8"),
+            NetError::Scale(scale) => write!(f, "the network's scale {scale} is not positive"),
+            NetError::Io(error) => write!(f, "cannot read the file: {error}"),
+            NetError::NotRegular => f.write_str("cannot read the file: not a regular file"),
+            NetError::TooLarge(limit) => write!(
+                f,
+                "the file has more than {limit} bytes, more than a network of this shape"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// Reads little-endian numbers off the front of a byte slice whose length is checked first.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0; N];
+        out.copy_from_slice(&self.bytes[self.at..self.at + N]);
+        self.at += N;
+        out
+    }
+    fn u16(&mut self) -> u16 {
+        u16::from_le_bytes(self.take())
+    }
+    fn i16(&mut self) -> i16 {
+        i16::from_le_bytes(self.take())
+    }
+    fn i32(&mut self) -> i32 {
+        i32::from_le_bytes(self.take())
+    }
+    /// The first `width` lanes of a row (the rest stay zero: see the module docs).
+    fn row(&mut self, lanes: &mut [i16], width: usize) {
+        lanes[..width].iter_mut().for_each(|w| *w = self.i16());
+    }
+}
+
+impl Network {
+    /// Reads a network file: a regular file only (its type checked before it is opened, so a
+    /// FIFO never blocks the protocol's input loop), and at most `MAX_FILE_BYTES` of it.
+    pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
+        use std::io::Read;
+        let io = |error: std::io::Error| NetError::Io(error.to_string());
+        let metadata = std::fs::metadata(path).map_err(io)?;
+        if !metadata.is_file() {
+            return Err(NetError::NotRegular);
+        }
+        if metadata.len() > MAX_FILE_BYTES {
+            return Err(NetError::TooLarge(MAX_FILE_BYTES));
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .map_err(io)?
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(NetError::TooLarge(MAX_FILE_BYTES));
+        }
+        Network::from_bytes(&bytes)
+    }
+
+    /// A network from the bytes of its file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let mut reader = Reader { bytes, at: 8 };
+        let version = reader.u16();
+        if version != VERSION_ONE_BUCKET && version != VERSION {
+            return Err(NetError::Version(version));
+        }
+        let width = usize::from(reader.u16());
+        let inputs = u32::from_le_bytes(reader.take()) as usize;
+        if !(1..=HIDDEN).contains(&width) || inputs != INPUTS {
+            return Err(NetError::Shape {
+                hidden: width,
+                inputs,
+            });
+        }
+        let scale = reader.i32();
+        if scale <= 0 {
+            return Err(NetError::Scale(scale));
+        }
+        let description_len = u32::from_le_bytes(reader.take()) as usize;
+        let after_description = HEADER_BYTES.saturating_add(description_len);
+        let length = |expected: usize| NetError::Length {
+            expected,
+            found: bytes.len(),
+        };
+        // Version 2's bucket count sits after the description: check that it is there before
+        // reading it, then the whole length.
+        let buckets_count = if version == VERSION {
+            let count_end = after_description.saturating_add(2);
+            if bytes.len() < count_end {
+                return Err(length(count_end));
+            }
+            let count =
+                u16::from_le_bytes([bytes[after_description], bytes[after_description + 1]]);
+            let count = usize::from(count);
+            if !(1..=MAX_BUCKETS).contains(&count) {
+                return Err(NetError::Buckets(BucketError::Count(count)));
+            }
+            count
+        } else {
+            1
+        };
+        let bucket_bytes = if version == VERSION { BUCKET_BYTES } else { 0 };
+        let expected = after_description
+            .saturating_add(bucket_bytes)
+            .saturating_add(weight_bytes(width, buckets_count));
+        if bytes.len() != expected {
+            return Err(length(expected));
+        }
+        let description = std::str::from_utf8(&bytes[HEADER_BYTES..after_description])
+            .map_err(|_| NetError::Description)?
+            .to_string();
+        reader.at = after_description;
+        let buckets = if version == VERSION {
+            let count = reader.u16();
+            debug_assert_eq!(usize::from(count), buckets_count);
+            let mut table = [[0; STACK_COUNTS]; 2];
+            for row in &mut table {
+                row.iter_mut().for_each(|b| *b = reader.take::<1>()[0]);
+            }
+            Buckets::from_table(buckets_count, table).map_err(NetError::Buckets)?
+        } else {
+            Buckets::SINGLE
+        };
+        let mut input_weights = vec![[0i16; HIDDEN]; INPUTS];
+        for row in &mut input_weights {
+            reader.row(row, width);
+        }
+        let mut hidden_bias = [0; HIDDEN];
+        reader.row(&mut hidden_bias, width);
+        let layers = 2 * buckets.count();
+        let mut output_weights: Vec<OutputWeights> = vec![[0; 2 * HIDDEN]; layers];
+        for layer in &mut output_weights {
+            let (ours, theirs) = layer.split_at_mut(HIDDEN);
+            reader.row(ours, width);
+            reader.row(theirs, width);
+        }
+        let output_bias = (0..layers).map(|_| reader.i32()).collect();
+        Ok(Network {
+            input_weights,
+            hidden_bias,
+            output_weights,
+            output_bias,
+            buckets,
+            width,
+            scale,
+            description,
+        })
+    }
+
+    /// The file's bytes: version 1 for one bucket, else version 2.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let width = self.width;
+        let single = self.buckets.count() == 1;
+        let mut out = Vec::with_capacity(
+            HEADER_BYTES
+                + self.description.len()
+                + BUCKET_BYTES
+                + weight_bytes(width, self.buckets.count()),
+        );
+        out.extend_from_slice(MAGIC);
+        let version = if single { VERSION_ONE_BUCKET } else { VERSION };
+        out.extend_from_slice(&version.to_le_bytes());
+        out.extend_from_slice(&(width as u16).to_le_bytes());
+        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&self.scale.to_le_bytes());
+        out.extend_from_slice(&(self.description.len() as u32).to_le_bytes());
+        out.extend_from_slice(self.description.as_bytes());
+        if !single {
+            out.extend_from_slice(&(self.buckets.count() as u16).to_le_bytes());
+            out.extend(self.buckets.table().iter().flatten());
+        }
+        let mut row = |lanes: &[i16]| {
+            lanes[..width]
+                .iter()
+                .for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+        };
+        self.input_weights.iter().for_each(|weights| row(weights));
+        row(&self.hidden_bias);
+        for layer in &self.output_weights {
+            row(&layer[..HIDDEN]);
+            row(&layer[HIDDEN..]);
+        }
+        for b in &self.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::network::EMBEDDED_BYTES;
+    use super::*;
+
+    #[test]
+    fn the_embedded_network_reads_back_to_its_own_bytes() {
+        let net = Network::embedded();
+        assert_eq!(net.to_bytes(), EMBEDDED_BYTES);
+        assert!(!net.description().is_empty());
+        assert_eq!(net.buckets().count(), 1);
+    }
+
+    #[test]
+    fn damaged_files_are_refused_with_a_reason() {
+        let bytes = Network::embedded().to_bytes();
+        assert_eq!(
+            Network::from_bytes(b"nonsense").err(),
+            Some(NetError::Magic)
+        );
+        let cut = Network::from_bytes(&bytes[..bytes.len() - 1]).err();
+        assert!(matches!(cut, Some(NetError::Length { .. })), "{cut:?}");
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert_eq!(
+            Network::from_bytes(&version).err(),
+            Some(NetError::Version(9))
+        );
+        let mut shape = bytes.clone();
+        shape[10] = 7;
+        shape[11] = 1;
+        assert!(matches!(
+            Network::from_bytes(&shape).err(),
+            Some(NetError::Shape { hidden: 263, .. })
+        ));
+        let mut no_width = bytes.clone();
+        no_width[10] = 0;
+        assert!(matches!(
+            Network::from_bytes(&no_width).err(),
+            Some(NetError::Shape { hidden: 0, .. })
+        ));
+    }
+}
