@@ -102,3 +102,122 @@ fn every_kept_position_is_quiet_and_scored_and_both_sizes_occur() {
     assert_eq!(sizes.len(), 2, "both board sizes");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The shards K/`count` of the 12-game run at 300 nodes a move of `extra` flags, in `dir`.
+fn shards(dir: &Path, name: &str, count: u64, extra: &[&str]) -> Vec<String> {
+    (1..=count)
+        .map(|k| {
+            let path = dir.join(format!("{name}-{k}.bin"));
+            let shard = format!("{k}/{count}");
+            let mut flags = vec!["--shard", &shard];
+            flags.extend(extra);
+            let out = datagen_300(&path, "12", &flags);
+            assert!(out.status.success(), "{}", support::stderr(&out));
+            path.display().to_string()
+        })
+        .collect()
+}
+
+/// `lielow datagen --join FILES -o OUTPUT --games GAMES`.
+fn join(files: &[&str], output: &Path, games: &str) -> std::process::Output {
+    let output = output.display().to_string();
+    let mut args = vec!["datagen", "--join"];
+    args.extend(files);
+    args.extend(["-o", &output, "--games", games]);
+    lielow_command().args(&args).output().expect("run lielow")
+}
+
+#[test]
+fn joined_shards_are_the_whole_run_byte_for_byte() {
+    let dir = scratch("join");
+    let whole = dir.join("whole.bin");
+    assert!(datagen_300(&whole, "12", &["--concurrency", "1"])
+        .status
+        .success());
+    let parts = shards(&dir, "shard", 3, &["--concurrency", "2"]);
+    let joined = dir.join("joined.bin");
+    // Given in any order.
+    let out = join(&[&parts[2], &parts[0], &parts[1]], &joined, "12");
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let bytes = std::fs::read(&whole).unwrap();
+    assert_eq!(std::fs::read(&joined).unwrap(), bytes);
+    assert!(read_games(&bytes).unwrap().settings.contains("shard=1/1"));
+    // One shard of one is the run itself.
+    let single = shards(&dir, "single", 1, &[]);
+    let again = dir.join("again.bin");
+    assert!(join(&[&single[0]], &again, "12").status.success());
+    assert_eq!(std::fs::read(&again).unwrap(), bytes);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_join_of_wrong_shards_is_refused_and_writes_nothing() {
+    let dir = scratch("join-refused");
+    let parts = shards(&dir, "shard", 3, &[]);
+    let other = shards(&dir, "other", 3, &["--seed", "2"]);
+    let four = shards(&dir, "four", 4, &[]);
+    let cut = dir.join("cut.bin");
+    let bytes = std::fs::read(&parts[1]).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() - 5]).unwrap();
+    let short = dir.join("short.bin");
+    assert!(datagen_300(&short, "9", &["--shard", "2/3"])
+        .status
+        .success());
+    let damaged = dir.join("damaged.bin");
+    let mut flipped = bytes.clone();
+    let at = flipped.len() - 30;
+    flipped[at] ^= 0x40;
+    std::fs::write(&damaged, &flipped).unwrap();
+    let (cut, short, damaged) = (
+        cut.display().to_string(),
+        short.display().to_string(),
+        damaged.display().to_string(),
+    );
+    let cases: [(&[&str], &str); 7] = [
+        (&[&parts[0], &parts[2]], "missing: 2"),
+        (&[&parts[0], &other[1], &parts[2]], "another run"),
+        (&[&parts[0], &four[1], &parts[2]], "another run"),
+        (&[&parts[0], &parts[1], &parts[1], &parts[2]], "given twice"),
+        (&[&parts[0], &cut, &parts[2]], "cut short"),
+        (&[&parts[0], &short, &parts[2]], "holds 3 games"),
+        (&[&parts[0], &damaged, &parts[2]], "checksum"),
+    ];
+    let kept = dir.join("kept.bin");
+    std::fs::write(&kept, b"an older file").unwrap();
+    for (files, message) in cases {
+        for output in [dir.join("new.bin"), kept.clone()] {
+            let out = join(files, &output, "12");
+            let stderr = support::stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{files:?}: {stderr}");
+            assert!(stderr.contains(message), "{files:?}: {stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        }
+        assert!(!dir.join("new.bin").exists(), "{files:?}: nothing written");
+        assert_eq!(std::fs::read(&kept).unwrap(), b"an older file");
+    }
+    // The whole run's games, not another count of them.
+    let out = join(&[&parts[0], &parts[1], &parts[2]], &kept, "15");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(support::stderr(&out).contains("its share of --games 15 is 5"));
+    // The flags that describe play belong to the shards' runs, not to the join.
+    let kept_name = kept.display().to_string();
+    let out = lielow_command()
+        .args(["datagen", "--join", &parts[0], &parts[1], &parts[2]])
+        .args(["-o", &kept_name, "--games", "12", "--nodes", "300"])
+        .output()
+        .expect("run lielow");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(support::stderr(&out).contains("cannot be used with"));
+    assert_eq!(std::fs::read(&kept).unwrap(), b"an older file");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The run of `games` games at 300 nodes a move with `extra` flags, into `output`.
+fn datagen_300(output: &Path, games: &str, extra: &[&str]) -> std::process::Output {
+    let output = output.display().to_string();
+    lielow_command()
+        .args(["datagen", "-o", &output, "--games", games, "--nodes", "300"])
+        .args(extra)
+        .output()
+        .expect("run lielow")
+}

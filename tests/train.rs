@@ -261,3 +261,54 @@ fn training_with_output_buckets_writes_a_version_2_network() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The numbers of the loss table's first line: training and validation positions.
+fn position_counts(stdout: &str) -> (usize, usize) {
+    let numbers: Vec<usize> = stdout
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split(' ')
+        .filter_map(|word| word.parse().ok())
+        .collect();
+    (numbers[0], numbers[1])
+}
+
+#[test]
+fn mirror_doubles_the_training_positions_and_keeps_the_validation_set() {
+    let dir = scratch("mirror");
+    let data = data(&dir);
+    let run = |output: &Path, extra: &[&str]| {
+        let output = output.display().to_string();
+        let mut args = vec![
+            "train", "--data", &data, "-o", &output, "--epochs", "2", "--batch", "256",
+        ];
+        args.extend(extra);
+        let out = lielow(&args);
+        assert!(out.status.success(), "{}", support::stderr(&out));
+        (support::stdout(&out), std::fs::read(output).unwrap())
+    };
+    let (plain_table, plain) = run(&dir.join("plain.nnue"), &[]);
+    let (mirror_table, mirror) = run(&dir.join("mirror.nnue"), &["--mirror"]);
+    let (_, again) = run(&dir.join("again.nnue"), &["--mirror", "--threads", "1"]);
+    let (training, validation) = position_counts(&plain_table);
+    assert_eq!(
+        position_counts(&mirror_table),
+        (2 * training, validation),
+        "{mirror_table}"
+    );
+    // The same validation positions: the hand-set evaluation's loss on them is the same.
+    let hand_set = |table: &str| table.lines().nth(1).unwrap().to_owned();
+    assert_eq!(hand_set(&mirror_table), hand_set(&plain_table));
+    assert_ne!(mirror, plain, "the mirror images are trained on");
+    assert_eq!(mirror, again, "mirrored training is reproducible");
+    let network = Network::from_bytes(&mirror).unwrap();
+    assert!(network
+        .description()
+        .contains("mirrored training positions"));
+    assert!(!Network::from_bytes(&plain)
+        .unwrap()
+        .description()
+        .contains("mirror"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

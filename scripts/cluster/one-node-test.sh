@@ -4,7 +4,9 @@
 # and its merge step (submit.sh), waits, checks the merged totals against the same match run
 # in one piece, runs the cluster SPRT driver (sprt.sh) to its verdict, runs two iterations of
 # the cluster SPSA driver (spsa.sh) and checks its state against one `lielow spsa` run of the
-# same flags, and stops the daemons.
+# same flags, makes a small datagen run through the cluster datagen driver (datagen.sh: 3
+# shards and their join) and checks the joined file against the same run made in one piece,
+# also after a shard was cut short and the run submitted again, and stops the daemons.
 #
 #   scripts/cluster/one-node-test.sh
 #
@@ -122,4 +124,19 @@ cmp "$work/spsa/state.json" "$work/spsa-local.json" ||
     { echo "one-node-test: the sharded SPSA state differs from the local run's" >&2;
       diff "$work/spsa/state.json" "$work/spsa-local.json" >&2 || true; exit 1; }
 echo "one-node-test: spsa.sh over 3 shards = one local run ($(($(date +%s) - started)) s so far)"
+# The cluster datagen driver: 3 shards joined must be, byte for byte, the run made in one
+# piece; a shard cut short is resumed by submitting again.
+datagen=(--games 12 --nodes 300 --seed 3 --concurrency 1)
+"$lielow" datagen "${datagen[@]}" -o "$work/datagen-whole.bin" 2>/dev/null
+WAIT=1 SBATCH_ARGS="--cpus-per-task=1" "$here/datagen.sh" "$work/datagen" 3 "${datagen[@]}" \
+    >/dev/null || { echo "one-node-test: datagen.sh failed" >&2; cat "$work"/datagen/*.log >&2; exit 1; }
+cmp "$work/datagen/data.bin" "$work/datagen-whole.bin" ||
+    { echo "one-node-test: the joined shards differ from the run made in one piece" >&2; exit 1; }
+truncate -s -7 "$work/datagen/shard-2.bin"
+rm "$work/datagen/data.bin"
+WAIT=1 SBATCH_ARGS="--cpus-per-task=1" "$here/datagen.sh" "$work/datagen" 3 "${datagen[@]}" \
+    >/dev/null || { echo "one-node-test: datagen.sh failed to resume" >&2; cat "$work"/datagen/*.log >&2; exit 1; }
+cmp "$work/datagen/data.bin" "$work/datagen-whole.bin" ||
+    { echo "one-node-test: the resumed run differs from the run made in one piece" >&2; exit 1; }
+echo "one-node-test: datagen.sh over 3 shards joined = the run in one piece, also resumed ($(($(date +%s) - started)) s so far)"
 echo "one-node-test: passed in $(($(date +%s) - started)) s"

@@ -189,6 +189,9 @@ pub struct DataFile {
     pub games: Vec<GameSamples>,
     /// Bytes up to the end of the last complete game.
     pub complete: usize,
+    /// Where each game's block lies in the file, its checksum included (the header ends where
+    /// the first begins): a join copies blocks without writing them again.
+    pub blocks: Vec<std::ops::Range<usize>>,
 }
 
 /// Reads a data file's bytes.
@@ -216,16 +219,19 @@ pub fn read_games(bytes: &[u8]) -> Result<DataFile, FormatError> {
     }
     let settings = String::from_utf8_lossy(settings).into_owned();
     let mut games = Vec::new();
+    let mut blocks = Vec::new();
     let mut at = 16 + length;
     let mut complete = at;
     while let Some(game) = read_game(bytes, &mut at, games.len() + 1)? {
         games.push(game);
+        blocks.push(complete..at);
         complete = at;
     }
     Ok(DataFile {
         settings,
         games,
         complete,
+        blocks,
     })
 }
 
@@ -363,6 +369,7 @@ mod tests {
         assert_eq!(file.settings, "seed=3");
         assert_eq!(file.games, games);
         assert_eq!(file.complete, bytes.len());
+        assert_eq!(file.blocks, [22..22 + 78, 22 + 78..bytes.len()]);
         // 22 header (18 + checksum) + 10 + (8 + 2*16) + (8 + 2*8) + 4 + 10 + (8 + 2*36) + 4.
         let first_block = 10 + 40 + 24 + 4;
         assert_eq!(bytes.len(), 22 + first_block + 10 + 80 + 4);

@@ -5,13 +5,16 @@
 //! opening and board size come from the seed and `g`, and each game is searched by a fresh
 //! one-thread searcher at a fixed number of nodes (deterministic). Games are written in their
 //! order in the run, so the same settings write the same bytes. A run resumes from the games
-//! already in its file (same settings required); `--shard K/N` plays games K-1, K-1+N, ...
+//! already in its file (same settings required); `--shard K/N` plays games K-1, K-1+N, ...,
+//! and `--join` puts the shards of a run back together into the very file of the whole run
+//! ([`join`]).
 //!
 //! Not every position is kept: the evaluation should learn quiet positions, so positions whose
 //! best move is a capture, whose side to move has its king attacked, or whose score is a
 //! proven result are dropped.
 
 pub mod format;
+pub mod join;
 
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
@@ -55,12 +58,18 @@ pub enum Sizes {
 /// Flags of `lielow datagen`.
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
-    /// The data file (created, or resumed when it holds games of the same settings).
+    /// The data file (created, or resumed when it holds games of the same settings; with
+    /// --join, the whole run's file, replaced).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
     /// Games in the whole run (a shard plays its share).
     #[arg(long)]
     games: u64,
+    /// Play nothing: join the shard files of one run (every K/N of its N, each complete) into
+    /// --output, the very file the run writes in one piece. Give only --games besides.
+    #[arg(long, num_args = 1.., value_name = "SHARD",
+          conflicts_with_all = ["size", "nodes", "random_plies", "seed", "concurrency", "threads", "shard", "eval"])]
+    join: Vec<PathBuf>,
     /// Boards to play.
     #[arg(long, value_enum, default_value_t = Sizes::Both)]
     size: Sizes,
@@ -115,15 +124,39 @@ impl Settings {
             Some(network) => format!("network-{:016x}", fnv1a(&network.to_bytes())),
         };
         format!(
-            "seed={} nodes={} size={:?} random_plies={} shard={}/{} eval={eval}",
+            "seed={} nodes={} size={:?} random_plies={} {} eval={eval}",
             self.seed,
             self.nodes,
             self.sizes,
             self.random_plies,
-            self.shard.index,
-            self.shard.count
+            shard_word(self.shard)
         )
     }
+
+    /// A header's settings text read as the shard it was played for and the text of the whole
+    /// run (the same with `shard=1/1`); `None` when it names no valid shard.
+    pub fn split_shard(text: &str) -> Option<(Shard, String)> {
+        let mut shard = None;
+        let words: Vec<String> = text
+            .split(' ')
+            .map(|word| match word.strip_prefix(SHARD_KEY) {
+                Some(value) if shard.is_none() => {
+                    shard = Some(value.parse::<Shard>().ok());
+                    shard_word(Shard::WHOLE)
+                }
+                _ => word.to_owned(),
+            })
+            .collect();
+        Some((shard??, words.join(" ")))
+    }
+}
+
+/// The key of the shard in the settings text.
+const SHARD_KEY: &str = "shard=";
+
+/// `shard=K/N`, as the settings text says it.
+fn shard_word(shard: Shard) -> String {
+    format!("{SHARD_KEY}{}/{}", shard.index, shard.count)
 }
 
 /// The 64-bit FNV-1a hash: a fingerprint of a network file, not a security measure.
@@ -256,6 +289,8 @@ pub enum DatagenError {
     OutOfOrder(PathBuf),
     /// `--threads`, which would mean search threads: games at once is `--concurrency`.
     ThreadsFlag,
+    /// `--join` refused its shard files (nothing written).
+    Join(join::JoinError),
     /// Writing games failed during the run.
     WriteFailed {
         /// The file.
@@ -269,6 +304,7 @@ impl std::fmt::Display for DatagenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DatagenError::Eval(error) => error.fmt(f),
+            DatagenError::Join(error) => error.fmt(f),
             DatagenError::ThreadsFlag => f.write_str(
                 "--threads: each game is searched by one thread (so that it is reproducible); \
                  the games played at once are --concurrency N",
@@ -292,6 +328,7 @@ impl std::error::Error for DatagenError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             DatagenError::Eval(error) => Some(error),
+            DatagenError::Join(error) => Some(error),
             DatagenError::File(error) => Some(error),
             DatagenError::Data { error, .. } => Some(error),
             DatagenError::WriteFailed { error, .. } => Some(error),
@@ -306,8 +343,11 @@ impl From<FileError> for DatagenError {
     }
 }
 
-/// `lielow datagen`: plays and writes the games (or resumes a run).
+/// `lielow datagen`: plays and writes the games (or resumes a run, or joins its shards).
 pub fn run(args: &DatagenArgs) -> Result<(), DatagenError> {
+    if !args.join.is_empty() {
+        return join::run(&args.join, &args.output, args.games).map_err(DatagenError::Join);
+    }
     if args.threads.is_some() {
         return Err(DatagenError::ThreadsFlag);
     }
@@ -443,5 +483,29 @@ pub fn run(args: &DatagenArgs) -> Result<(), DatagenError> {
             error,
         }),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shard_header_splits_into_its_shard_and_the_whole_run_header() {
+        let settings = |shard| Settings {
+            sizes: Sizes::Both,
+            nodes: 300,
+            random_plies: 8,
+            seed: 4,
+            shard,
+            network: None,
+        };
+        let shard = Shard { index: 2, count: 3 };
+        let (found, whole) = Settings::split_shard(&settings(shard).text()).unwrap();
+        assert_eq!((found.index, found.count), (2, 3));
+        assert_eq!(whole, settings(Shard::WHOLE).text());
+        assert!(whole.contains(" shard=1/1 "), "{whole}");
+        assert!(Settings::split_shard("seed=1 nodes=5").is_none());
+        assert!(Settings::split_shard("seed=1 shard=4/3").is_none());
     }
 }

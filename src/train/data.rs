@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use super::mirror::mirrored;
 use super::TrainError;
 use crate::datagen::format;
 use crate::files;
@@ -112,14 +113,26 @@ pub struct Data {
     pub sources: Vec<String>,
 }
 
-/// Reads `files`, putting every `validation_every`-th game (counted over all files) in the
-/// validation set. `with_features` also keeps the hand-set evaluation's features (Texel
-/// tuning).
-pub fn load(
-    files: &[PathBuf],
-    validation_every: u64,
-    with_features: bool,
-) -> Result<Data, TrainError> {
+/// How [`load`] reads the games.
+#[derive(Clone, Copy, Debug)]
+pub struct Loading {
+    /// Every this many-th game (counted over all files) goes to the validation set.
+    pub validation_every: u64,
+    /// Also keep the hand-set evaluation's features (Texel tuning).
+    pub with_features: bool,
+    /// Add each training position's mirror image ([`mirrored`]) right after it, with the
+    /// same score and result; the validation set stays as played, so that its losses compare
+    /// with those of runs without.
+    pub mirror: bool,
+}
+
+/// Reads `files` into a training and a validation set as `loading` says.
+pub fn load(files: &[PathBuf], loading: Loading) -> Result<Data, TrainError> {
+    let Loading {
+        validation_every,
+        with_features,
+        mirror,
+    } = loading;
     let mut data = Data {
         train: Set::default(),
         validation: Set::default(),
@@ -141,7 +154,8 @@ pub fn load(
         }
         let mut positions = 0usize;
         for game in &file.games {
-            let set = if game_index.is_multiple_of(validation_every) {
+            let validation = game_index.is_multiple_of(validation_every);
+            let set = if validation {
                 &mut data.validation
             } else {
                 &mut data.train
@@ -149,8 +163,18 @@ pub fn load(
             game_index += 1;
             for sample in &game.samples {
                 set.push(&sample.position, sample.score, sample.result, with_features);
+                if mirror && !validation {
+                    let image = mirrored(&sample.position);
+                    set.push(&image, sample.score, sample.result, with_features);
+                }
                 positions += 1;
             }
+        }
+        // Example::start is a u32: refuse more inputs than it can point into, never wrap.
+        if data.train.inputs.len() > u32::MAX as usize {
+            return Err(TrainError::TooMuchData {
+                inputs: data.train.inputs.len(),
+            });
         }
         let name = path.file_name().map_or_else(
             || path.display().to_string(),

@@ -27,6 +27,12 @@ pub enum TrainError {
         /// What is wrong.
         error: FormatError,
     },
+    /// More network inputs than one training set can index (some 120 million positions, half
+    /// that with --mirror).
+    TooMuchData {
+        /// Inputs read so far.
+        inputs: usize,
+    },
     /// Too few positions for a training and a validation set.
     TooLittleData {
         /// Training positions.
@@ -45,6 +51,12 @@ impl fmt::Display for TrainError {
             TrainError::Pool(error) => error.fmt(f),
             TrainError::File(error) => error.fmt(f),
             TrainError::Data { path, error } => write!(f, "{}: {error}", path.display()),
+            TrainError::TooMuchData { inputs } => write!(
+                f,
+                "too much data: {inputs} network inputs, more than one training set holds \
+                 ({}); train on fewer games",
+                u32::MAX
+            ),
             TrainError::TooLittleData {
                 training,
                 validation,

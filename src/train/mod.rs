@@ -8,6 +8,7 @@
 
 pub mod data;
 mod error;
+pub mod mirror;
 pub mod model;
 mod texel;
 
@@ -66,6 +67,10 @@ pub struct TrainArgs {
     /// from one stack to the start position's); 1 writes a network file of version 1.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_BUCKETS as i64))]
     buckets: u32,
+    /// Also train on each training position's left-right mirror image (the rules are
+    /// symmetric: the same score and result); the validation set stays as played.
+    #[arg(long)]
+    mirror: bool,
     /// Worker threads (default: the machine's cores; the result does not depend on it).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
@@ -104,7 +109,14 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     let started = Instant::now();
     let inputs: Vec<&std::path::Path> = args.data.iter().map(PathBuf::as_path).collect();
     files::check_outputs(&inputs, &[&args.output])?;
-    let data = data::load(&args.data, args.validation_every, false)?;
+    let data = data::load(
+        &args.data,
+        data::Loading {
+            validation_every: args.validation_every,
+            with_features: false,
+            mirror: args.mirror,
+        },
+    )?;
     // Fail on an unwritable output now, not after the training; the old network stays until
     // the new one is complete (an interrupted run leaves it whole).
     let mut output = Output::create(&args.output)?;
@@ -112,8 +124,13 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     let train_set = &data.train;
     let validation = &data.validation;
     println!(
-        "{} training and {} validation positions, read in {:.1} s",
+        "{} training{} and {} validation positions, read in {:.1} s",
         train_set.examples.len(),
+        if args.mirror {
+            " (half of them mirrored)"
+        } else {
+            ""
+        },
         validation.examples.len(),
         started.elapsed().as_secs_f64()
     );
@@ -197,7 +214,7 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
         count => format!(", {count} output buckets by stacks"),
     };
     let description = format!(
-        "lielow {} train: {} epochs{}, batch {}, step size {}, lambda {}, scale {}, seed {}, every {}th game for validation; {} training and {} validation positions; validation loss {:.6} (hand-set evaluation {:.6}); data: {}",
+        "lielow {} train: {} epochs{}, batch {}, step size {}, lambda {}, scale {}, seed {}, every {}th game for validation{}; {} training and {} validation positions; validation loss {:.6} (hand-set evaluation {:.6}); data: {}",
         env!("CARGO_PKG_VERSION"),
         args.epochs,
         buckets_text,
@@ -207,6 +224,7 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
         args.scale,
         args.seed,
         args.validation_every,
+        if args.mirror { ", mirrored training positions" } else { "" },
         train_set.examples.len(),
         validation.examples.len(),
         validation_loss,

@@ -87,7 +87,14 @@ pub fn tune(args: &TuneArgs) -> Result<(), TrainError> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(TrainError::Lambda(args.lambda));
     }
-    let data = data::load(&args.data, args.validation_every, true)?;
+    let data = data::load(
+        &args.data,
+        data::Loading {
+            validation_every: args.validation_every,
+            with_features: true,
+            mirror: false,
+        },
+    )?;
     let initial = WEIGHTS.map(f64::from);
     let k = fit_scale(&data.train, &initial);
     println!(
