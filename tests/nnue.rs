@@ -67,10 +67,13 @@ fn the_accumulator_updated_move_by_move_equals_a_refresh() {
 }
 
 /// The integer network's centipawns differ from the float network's by rounding only: at most
-/// `TOLERANCE_CP` on every position, and a mean error under 2 cp.
+/// 6 cp on every position, and a mean error under 2 cp, at the width of 128. The
+/// output sums one rounded term per hidden unit, so the error grows as the square root of the
+/// width: a wider build is allowed that much more.
 #[test]
 fn the_quantized_network_matches_the_float_one() {
-    const TOLERANCE_CP: f32 = 6.0;
+    let width = (lielow_engine::nnue::HIDDEN as f32 / 128.0).sqrt();
+    let tolerance_cp = 6.0 * width;
     const SCALE: f32 = 120.0;
     let mut rng = StdRng::seed_from_u64(5);
     let model = {
@@ -94,7 +97,7 @@ fn the_quantized_network_matches_the_float_one() {
                 let error = (float - integer).abs();
                 worst = worst.max(error);
                 assert!(
-                    error <= TOLERANCE_CP,
+                    error <= tolerance_cp,
                     "{position}: float {float}, integer {integer}"
                 );
                 total += error;
@@ -105,7 +108,7 @@ fn the_quantized_network_matches_the_float_one() {
     eprintln!("worst error {worst} cp");
     eprintln!("{count} positions, mean error {} cp", total / count as f32);
     assert!(
-        total / count as f32 <= 2.0,
+        total / count as f32 <= 2.0 * width,
         "mean error {}",
         total / count as f32
     );
