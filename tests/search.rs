@@ -444,7 +444,74 @@ fn every_heuristic_on() -> Params {
         correction: true,
         see_pruning: true,
         singular: true,
+        probcut: true,
+        lmr_fraction: true,
+        lmr_cut_node: 1024,
         ..Params::default()
+    }
+}
+
+/// Each optional heuristic is wired into the search: switched on alone, it changes the trees
+/// that fixed-depth searches walk, from the start and from crowded middle games (the same nodes
+/// would mean it never acted).
+#[test]
+fn each_optional_heuristic_changes_the_search() {
+    let mut positions = vec![(Position::start(BoardSize::Eight), 10)];
+    positions.extend(crowded_positions().into_iter().step_by(10).map(|p| (p, 6)));
+    let nodes = |params: Params| -> Vec<u64> {
+        positions
+            .iter()
+            .map(|(position, plies)| {
+                let mut searcher = Searcher::new();
+                searcher.set_params(params);
+                search_with(&mut searcher, position, &depth(*plies)).0.nodes
+            })
+            .collect()
+    };
+    let plain = nodes(Params::default());
+    let variants = [
+        (
+            "ProbCut",
+            Params {
+                probcut: true,
+                ..Params::default()
+            },
+        ),
+        (
+            "LMRFraction",
+            Params {
+                lmr_fraction: true,
+                ..Params::default()
+            },
+        ),
+        (
+            "LMRCutNode",
+            Params {
+                lmr_cut_node: 1024,
+                ..Params::default()
+            },
+        ),
+        (
+            "Singular",
+            Params {
+                singular: true,
+                ..Params::default()
+            },
+        ),
+        (
+            "SeePruning",
+            Params {
+                see_pruning: true,
+                ..Params::default()
+            },
+        ),
+    ];
+    for (name, params) in variants {
+        assert_ne!(
+            nodes(params),
+            plain,
+            "{name} on searched the same trees as off"
+        );
     }
 }
 

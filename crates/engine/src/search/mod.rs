@@ -25,6 +25,7 @@
 //! | `split_point.rs` | the shared node, plain data under a mutex |
 //! | `shared.rs` | what all threads of a search share; where idle helpers look for work |
 //! | `ordering.rs`, `pv.rs`, `exchange.rs` | move ordering, principal variation, static exchange |
+//! | `reductions.rs` | the late-move reduction table by depth and move number |
 //! | `report.rs` | what a search tells its caller |
 //! | `correction.rs` | correction history: the static evaluation corrected by structure |
 //! | `skill.rs` | weakened play: the levels, their depth, lines and the move they pick |
@@ -62,6 +63,7 @@ mod node;
 mod ordering;
 pub mod params;
 mod pv;
+mod reductions;
 mod report;
 mod settings;
 mod shared;

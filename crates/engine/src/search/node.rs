@@ -29,6 +29,10 @@ pub struct Node {
     /// A move left out: the singular-extension search of the node without its table move.
     /// Such a node neither reads nor writes the table (its result is not the node's).
     pub excluded: Option<Move>,
+    /// An expected cut node: a null-window node whose parent expects it to fail high (the
+    /// reduced search of a late move, or the child of an expected all node). Its late moves
+    /// may be reduced more (`LMRCutNode`): one of its first moves should already cut.
+    pub cut: bool,
 }
 
 impl Node {
@@ -41,6 +45,7 @@ impl Node {
             beta,
             kind: NodeKind::Pv,
             excluded: None,
+            cut: false,
         }
     }
 
@@ -50,21 +55,27 @@ impl Node {
     }
 
     /// The child reached by a move, searched `reduction` plies shallower than usual in the
-    /// window `-beta..-alpha` (negamax: the child's window is the parent's, negated).
+    /// window `-beta..-alpha` (negamax: the child's window is the parent's, negated). A
+    /// null-window child is expected to be a cut node where its parent is not, and the other
+    /// way round (a cut node's moves fail low: their children are all nodes).
     #[inline]
     pub fn child(&self, reduction: i32, alpha: i32, beta: i32) -> Node {
+        let pv = beta - alpha > 1;
         Node {
             ply: self.ply + 1,
             depth: self.depth - 1 - reduction,
             alpha: -beta,
             beta: -alpha,
-            kind: if beta - alpha > 1 {
-                NodeKind::Pv
-            } else {
-                NodeKind::NonPv
-            },
+            kind: if pv { NodeKind::Pv } else { NodeKind::NonPv },
             excluded: None,
+            cut: !pv && !self.cut,
         }
+    }
+
+    /// The same node, expected to be a cut node or not.
+    #[inline]
+    pub fn expecting_cut(self, cut: bool) -> Node {
+        Node { cut, ..self }
     }
 
     /// The child searched with a null window just above `alpha`.

@@ -67,6 +67,11 @@ pub struct Params {
     pub lmr_min_depth: i32,
     /// The first move number (from 0) that may be reduced.
     pub lmr_min_index: i32,
+    /// Late-move reductions in 1024ths of a ply, their terms added before rounding
+    /// (`search::reductions`); off: each term rounds to plies on its own.
+    pub lmr_fraction: bool,
+    /// More reduction at expected cut nodes, in 1024ths of a ply.
+    pub lmr_cut_node: i32,
     /// Reverse futility pruning: far enough above beta near the leaves, the side to move keeps it.
     pub reverse_futility: bool,
     /// Reverse futility margin per ply of depth.
@@ -147,6 +152,15 @@ pub struct Params {
     pub singular_double: i32,
     /// Late move pruning's move count when not improving, in hundredths of the count.
     pub late_move_worsening: i32,
+    /// ProbCut: a node cut where a capture beats `beta + probcut_margin` at
+    /// `probcut_reduction` plies less (`worker/probcut.rs`).
+    pub probcut: bool,
+    /// How far above beta a capture's reduced search must reach for ProbCut.
+    pub probcut_margin: i32,
+    /// The shallowest node that tries ProbCut.
+    pub probcut_depth: i32,
+    /// How many plies shallower ProbCut's confirming search is.
+    pub probcut_reduction: i32,
     /// Pace the clock by how hard the move is ([`crate::time::Pacing`]); off: every move gets
     /// the planned share of the clock.
     pub time_pacing: bool,
@@ -183,6 +197,8 @@ impl Default for Params {
             lmr_divisor: 200,
             lmr_min_depth: 3,
             lmr_min_index: 2,
+            lmr_fraction: false,
+            lmr_cut_node: 0,
             reverse_futility: true,
             reverse_futility_margin: 90,
             reverse_futility_depth: 4,
@@ -219,6 +235,10 @@ impl Default for Params {
             see_capture_margin: 50,
             see_quiet_margin: 40,
             late_move_worsening: 60,
+            probcut: false,
+            probcut_margin: 100,
+            probcut_depth: 5,
+            probcut_reduction: 4,
             time_pacing: false,
             pace_stable_base: 130,
             pace_stable_step: 10,
@@ -291,7 +311,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 59] = [
+pub const SPECS: [ParamSpec; 65] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -308,6 +328,8 @@ pub const SPECS: [ParamSpec; 59] = [
     number!("LMRDivisor", lmr_divisor, 50, 1000, 15),
     number!("LMRMinDepth", lmr_min_depth, 2, 64, 1),
     number!("LMRMinIndex", lmr_min_index, 1, 64, 1),
+    switch!("LMRFraction", lmr_fraction),
+    number!("LMRCutNode", lmr_cut_node, 0, 4096, 128),
     switch!("ReverseFutility", reverse_futility),
     number!("ReverseFutilityMargin", reverse_futility_margin, 0, 1000, 8),
     number!("ReverseFutilityDepth", reverse_futility_depth, 0, 64, 1),
@@ -344,6 +366,10 @@ pub const SPECS: [ParamSpec; 59] = [
     number!("SeeCaptureMargin", see_capture_margin, 0, 1000, 8),
     number!("SeeQuietMargin", see_quiet_margin, 0, 1000, 8),
     number!("LateMoveWorsening", late_move_worsening, 10, 100, 5),
+    switch!("ProbCut", probcut),
+    number!("ProbCutMargin", probcut_margin, 0, 1000, 10),
+    number!("ProbCutDepth", probcut_depth, 2, 64, 1),
+    number!("ProbCutReduction", probcut_reduction, 1, 16, 1),
     switch!("TimePacing", time_pacing),
     number!("PaceStableBase", pace_stable_base, 10, 400, 8),
     number!("PaceStableStep", pace_stable_step, 0, 100, 2),

@@ -3,11 +3,13 @@
 //!
 //! - `iterate.rs`: the main thread's iterative deepening and aspiration windows;
 //! - `negamax.rs`: the principal variation search of a node and its reductions and pruning;
+//! - `probcut.rs`: cutting a node on a capture that beats beta by a margin at a lower depth;
 //! - `quiescence.rs`: the capture search at the leaves, and what bounds it;
 //! - `splitting.rs`: sharing a node's moves with other threads, and the helpers' loop.
 
 mod iterate;
 mod negamax;
+mod probcut;
 mod quiescence;
 mod splitting;
 
@@ -19,6 +21,7 @@ use super::node::{Node, Unwind, MAX_PLY};
 use super::ordering::MoveOrdering;
 use super::params::Params;
 use super::pv::PvTable;
+use super::reductions::Reductions;
 use super::report::{CurrentMove, Report, Reporter, CURRENT_MOVE_AFTER};
 use super::shared::Shared;
 use super::skill::Skill;
@@ -41,6 +44,8 @@ pub struct ThreadMemory {
     accumulators: AccumulatorStack,
     /// Shared by every thread of the searcher, like the history.
     correction: CorrectionHistory,
+    /// The late-move reductions for the search's `LMRBase` and `LMRDivisor`.
+    reductions: Reductions,
 }
 
 impl Default for ThreadMemory {
@@ -50,6 +55,7 @@ impl Default for ThreadMemory {
             pv: PvTable::default(),
             accumulators: AccumulatorStack::new(MAX_PLY + 1),
             correction: CorrectionHistory::default(),
+            reductions: Reductions::default(),
         }
     }
 }
@@ -62,6 +68,7 @@ impl ThreadMemory {
             pv: PvTable::new(),
             accumulators: AccumulatorStack::new(MAX_PLY + 1),
             correction: self.correction.clone(),
+            reductions: Reductions::default(),
         }
     }
 
@@ -94,6 +101,7 @@ pub struct Worker<'a> {
     /// only with a network).
     accumulators: &'a mut AccumulatorStack,
     correction: &'a CorrectionHistory,
+    reductions: &'a Reductions,
     tt: &'a TranspositionTable,
     shared: &'a Shared<'a>,
     params: Params,
@@ -177,12 +185,14 @@ impl<'a> Worker<'a> {
         memory
             .ordering
             .use_tables(params.cont_history, params.capture_history);
+        memory.reductions.prepare(&params);
         Worker {
             ordering: &mut memory.ordering,
             pv: &mut memory.pv,
             network,
             accumulators: &mut memory.accumulators,
             correction: &memory.correction,
+            reductions: &memory.reductions,
             tt,
             shared,
             params,

@@ -1,5 +1,6 @@
 //! The principal variation search of one node: table cut-offs, the danger extension, internal
-//! iterative reduction, reverse futility, null move, late move pruning and reductions, and the
+//! iterative reduction, reverse futility, null move, ProbCut (`probcut.rs`), late move pruning
+//! and reductions, and the
 //! moves searched in order (shared with other threads once the first is done).
 
 use arrayvec::ArrayVec;
@@ -9,6 +10,7 @@ use crate::score::Score;
 use crate::search::exchange;
 use crate::search::node::Node;
 use crate::search::params::Params;
+use crate::search::reductions::PLY;
 use crate::tt::Bound;
 use lielow_rules::board::Side;
 use lielow_rules::movegen::Kind;
@@ -19,18 +21,6 @@ const INF: i32 = Score::INFINITE;
 
 /// How many quiet moves a node remembers having tried (to take history from them on a cut-off).
 const QUIETS_REMEMBERED: usize = 64;
-
-/// Late-move reduction in plies for a quiet move, by depth and move number: `base / 100 +
-/// ln(depth) * ln(move number) / (divisor / 100)` (`LMRBase`, `LMRDivisor`). The hundredths
-/// are divided in `f32`, so the defaults 80 and 200 give exactly the 0.8 and 2.0 the formula
-/// was written with.
-#[inline]
-fn reduction(params: &Params, depth: i32, moves_searched: usize) -> i32 {
-    let base = params.lmr_base as f32 / 100.0;
-    let divisor = params.lmr_divisor as f32 / 100.0;
-    let r = base + (depth as f32).ln() * (moves_searched as f32).ln() / divisor;
-    r as i32
-}
 
 /// How many moves are searched at `depth` before late move pruning skips quiet ones
 /// (`LateMoveBase + LateMoveFactor * depth^2`).
@@ -116,6 +106,10 @@ impl Worker<'_> {
             if let Some(score) = self.null_move(position, node, in_danger, static_eval) {
                 return score;
             }
+        }
+        if let Some(score) = self.probcut(position, node, entry, in_danger, (raw_eval, static_eval))
+        {
+            return score;
         }
         let extension = match self.singular_extension(position, node, entry, tt_move) {
             Singular::Extend(plies) => plies,
@@ -341,7 +335,8 @@ impl Worker<'_> {
         let r = self.params.null_move_base + node.depth / self.params.null_move_divisor;
         self.null_plies[ply] = true;
         let child = self.pass(position, node.ply);
-        let score = -self.negamax(&child, node.scout_child(r, node.beta - 1));
+        let reply = node.scout_child(r, node.beta - 1).expecting_cut(false);
+        let score = -self.negamax(&child, reply);
         self.null_plies[ply] = false;
         if self.unwinding() {
             return Some(0);
@@ -368,7 +363,10 @@ impl Worker<'_> {
     }
 
     /// The late-move reduction of the `index`-th move of a node: quiet moves from the
-    /// `LMRMinIndex`-th (2) on, at depth `LMRMinDepth` (3) or more, fewer plies at PV nodes and for moves with a good history, more with a bad one.
+    /// `LMRMinIndex`-th (2) on, at depth `LMRMinDepth` (3) or more, by the table
+    /// (`reductions.rs`); fewer plies at PV nodes and for moves with a good history, more with
+    /// a bad one, when not improving, and at expected cut nodes (`LMRCutNode`). With
+    /// `LMRFraction` the terms add in 1024ths of a ply and round once; without, each rounds.
     #[inline]
     pub(super) fn late_move_reduction(
         &self,
@@ -392,9 +390,24 @@ impl Worker<'_> {
             .ordering
             .quiet_history(position.side_to_move(), mv, previous);
         let worsening = self.params.improving && !node.is_pv() && !self.improving(node.ply);
-        let r = reduction(&self.params, node.depth, index) - i32::from(node.is_pv())
-            + i32::from(worsening)
-            - history / self.params.lmr_history_divisor;
+        let cut = if node.cut {
+            self.params.lmr_cut_node
+        } else {
+            0
+        };
+        let r = if self.params.lmr_fraction {
+            // Every term in 1024ths, rounded once at the end.
+            let fine = self.reductions.fine(node.depth, index) - PLY * i32::from(node.is_pv())
+                + PLY * i32::from(worsening)
+                - history * PLY / self.params.lmr_history_divisor
+                + cut;
+            fine / PLY
+        } else {
+            self.reductions.plies(node.depth, index) - i32::from(node.is_pv())
+                + i32::from(worsening)
+                - history / self.params.lmr_history_divisor
+                + cut / PLY
+        };
         r.clamp(0, node.depth - 2)
     }
 
@@ -413,7 +426,9 @@ impl Worker<'_> {
     ) -> i32 {
         let child = self.play(position, mv, node.ply);
         let alpha = node.alpha;
-        let mut score = -self.negamax(&child, node.scout_child(reduction, alpha));
+        let scout = node.scout_child(reduction, alpha);
+        // A reduced search is expected to fail low for the parent: the child, to cut.
+        let mut score = -self.negamax(&child, scout.expecting_cut(scout.cut || reduction > 0));
         if reduction > 0 && score > alpha {
             score = -self.negamax(&child, node.scout_child(0, alpha));
         }
