@@ -48,8 +48,13 @@
 //! | `SeePruning` | -5.1 ± 12.9 (1506, stopped at LLR -2.33) | -11.9 ± 23.2 (640, stopped) | off |
 //! | `Singular` | +1.8 ± 10.8 (2276, stopped at LLR -1.04) | +3.5 ± 17.7 (1000, stopped) | off: no gain seen |
 //! | `EvalGrain` 8 | -10.6 ± 14.2 (1436, H0) | -33.5 ± 22.6 (624, H0) | 1 (none) |
+//! | `CaptureHistory` | -11.0 ± 14.4 (1888, H0) | +5.4 ± 10.0 (4520, stopped) | off |
+//! | `ProbCut` (margin 100, depth 5, 4 plies less) | -6.8 ± 12.2 (1946, H0) | not run: H0 on 8x8 | off |
+//! | `LMRCutNode` 1024 (a ply more at expected cut nodes) | -1.0 ± 11.0 (3316, stopped at LLR -1.91) | not run | 0: no gain seen |
 //!
-//! `CaptureHistory` is written but not yet measured; `Singular`'s margins (2 per ply, double at 20)
+//! From `CaptureHistory` on, the runs used balanced openings instead of random plies (`BOOK=`, a
+//! file of `lielow openings --plies 8 --count 3000 --seed 7 --balanced-depth 8 --max-eval 80`
+//! for each size), two games at a time. `Singular`'s margins (2 per ply, double at 20)
 //! are a first guess for SPSA. Why the others lost, as far as can be
 //! told: the continuation key (the previous move's landing square) says little in a game where
 //! any stack can jump to any square at its height's distance; the correction's structure key
