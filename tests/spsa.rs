@@ -247,11 +247,11 @@ fn bad_parameter_files_and_options_are_refused_with_exit_2() {
     assert!(listed.status.success());
     let list = support::stdout(&listed);
     assert!(
-        list.contains("\nLMRBase, 80, -200, 400, 10, 0.002\n"),
+        list.contains("\nLMRBase, 86, -200, 400, 10, 0.002\n"),
         "{list}"
     );
     assert!(
-        list.contains("\nNullMoveBase, 3, 0, 64, 1, 0.002\n"),
+        list.contains("\nNullMoveBase, 2, 0, 64, 1, 0.002\n"),
         "{list}"
     );
 }

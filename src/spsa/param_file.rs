@@ -198,7 +198,7 @@ mod tests {
         let lmr = params.iter().find(|p| p.name == "LMRBase").unwrap();
         assert_eq!(
             (lmr.start, lmr.min, lmr.max, lmr.c_end),
-            (80.0, -200.0, 400.0, 10.0)
+            (86.0, -200.0, 400.0, 10.0)
         );
         assert_eq!(
             params.len(),

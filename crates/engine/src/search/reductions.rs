@@ -74,8 +74,8 @@ impl Reductions {
     }
 }
 
-/// The reduction formula in 1024ths of a ply. The hundredths are divided in `f32`, so the
-/// defaults 80 and 200 give exactly the 0.8 and 2.0 the formula was written with.
+/// The reduction formula in 1024ths of a ply. The hundredths are divided in `f32`, so 80 and
+/// 200 give exactly the `f32` values of 0.8 and 2.0 (the formula's first constants).
 fn formula(base: i32, divisor: i32, depth: i32, moves: usize) -> i32 {
     let base = base as f32 / 100.0;
     let divisor = divisor as f32 / 100.0;

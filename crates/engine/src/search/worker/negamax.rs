@@ -453,7 +453,7 @@ impl Worker<'_> {
         quiets: &[Move],
         captures: &[Move],
     ) {
-        // Hundredths of depth^2: the default 100 is depth^2 itself.
+        // Hundredths of depth^2: 100 is depth^2 itself.
         let bonus = depth * depth * self.params.history_bonus / 100;
         for &capture in captures {
             self.ordering.update_capture(us, capture, -bonus);
