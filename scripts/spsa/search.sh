@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPSA of the search numbers in search.params at a fixed number of nodes a move, as run for
-# issue 21 (2026-12-02: 8x8 1000 iterations, 9x9 1500 iterations of 2 pairs, 20,000 nodes):
+# issue 21 (the runs and what they gained: README, "Tuning with SPSA"):
 #
-#   scripts/spsa/search.sh STATE_DIR          (SIZE=8 ITERATIONS=1000 PAIRS=2 NODES=20000 SEED=1)
+#   scripts/spsa/search.sh STATE_DIR   (SIZE=8 ITERATIONS=1000 PAIRS=2 NODES=20000 SEED=1
+#                                       CONCURRENCY=1)
 #
 # The binary is target/release/lielow of this checkout, copied into STATE_DIR at the first
 # start so that a rebuild changes nothing; started again, the run goes on from its state file.
@@ -12,15 +13,16 @@ set -euo pipefail
 [ $# -eq 1 ] || { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2; }
 dir=$1
 SIZE=${SIZE:-8} ITERATIONS=${ITERATIONS:-1000} PAIRS=${PAIRS:-2} NODES=${NODES:-20000} SEED=${SEED:-1}
+CONCURRENCY=${CONCURRENCY:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(git -C "$here" rev-parse --show-toplevel)
 mkdir -p "$dir"
 state="$dir/spsa$SIZE.json"
 if [ -f "$state" ]; then
-    exec "$dir/lielow" spsa --resume --state "$state" --concurrency 1
+    exec "$dir/lielow" spsa --resume --state "$state" --concurrency "$CONCURRENCY"
 fi
 (cd "$root" && cargo build --release --quiet)
 cp "${CARGO_TARGET_DIR:-$root/target}/release/lielow" "$dir/lielow"
 exec "$dir/lielow" spsa --params "$here/search.params" --engine "$dir/lielow" option.Threads=1 \
     --state "$state" --iterations "$ITERATIONS" --pairs "$PAIRS" --nodes "$NODES" --size "$SIZE" \
-    --random-plies 8 --seed "$SEED" --concurrency 1
+    --random-plies 8 --seed "$SEED" --concurrency "$CONCURRENCY"
