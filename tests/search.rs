@@ -470,43 +470,15 @@ fn each_optional_heuristic_changes_the_search() {
     };
     let plain = nodes(Params::default());
     let variants = [
-        (
-            "ProbCut",
-            Params {
-                probcut: true,
-                ..Params::default()
-            },
-        ),
-        (
-            "LMRFraction",
-            Params {
-                lmr_fraction: true,
-                ..Params::default()
-            },
-        ),
-        (
-            "LMRCutNode",
-            Params {
-                lmr_cut_node: 1024,
-                ..Params::default()
-            },
-        ),
-        (
-            "Singular",
-            Params {
-                singular: true,
-                ..Params::default()
-            },
-        ),
-        (
-            "SeePruning",
-            Params {
-                see_pruning: true,
-                ..Params::default()
-            },
-        ),
+        ("ProbCut", "true"),
+        ("LMRFraction", "true"),
+        ("LMRCutNode", "1024"),
+        ("Singular", "true"),
+        ("SeePruning", "true"),
     ];
-    for (name, params) in variants {
+    for (name, value) in variants {
+        let mut params = Params::default();
+        params.set(name, value).unwrap();
         assert_ne!(
             nodes(params),
             plain,

@@ -61,6 +61,19 @@
 //! (stack counts by height) may be too coarse to tell positions the network misjudges alike.
 //! Coarser network output (`EvalGrain`) removes the depth-15 jump from the 8x8 start (5.99M
 //! nodes to 426k) but costs Elo: the 1-2 centi-stack differences it erases are real.
+//!
+//! ## Where it stands
+//!
+//! Against 198d91b (the engine with its first network, before this search work), 50 ms a move,
+//! the balanced books above, 300 games each, 95% intervals, on the 2-core machine: the first
+//! 8x8 run two games at a time with nothing beside it, the others one game at a time beside
+//! one other single-core job (the 9x9 first run beside a fixed-node SPSA run, the two last
+//! side by side):
+//!
+//! | search | 8x8 | 9x9 |
+//! |---|---|---|
+//! | with `Improving` (Bench 442010) | +58.5 ± 38.3 | +75.3 ± 40.3 |
+//! | and the SPSA-tuned numbers (Bench 498758) | +94.9 ± 37.8 | +164.1 ± 45.8 |
 
 mod correction;
 mod exchange;
