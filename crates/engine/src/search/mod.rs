@@ -74,6 +74,7 @@
 //! |---|---|---|
 //! | with `Improving` (Bench 442010) | +58.5 ± 38.3 | +75.3 ± 40.3 |
 //! | and the SPSA-tuned numbers (Bench 498758) | +94.9 ± 37.8 | +164.1 ± 45.8 |
+//! | the same at 200 ms a move | +41.9 ± 58.0 (100 games; 3 forfeits, of both engines, in a machine stall) | +88.7 ± 72.7 (80) |
 
 mod correction;
 mod exchange;
