@@ -445,7 +445,6 @@ fn every_heuristic_on() -> Params {
         see_pruning: true,
         singular: true,
         probcut: true,
-        lmr_fraction: true,
         lmr_cut_node: 1024,
         ..Params::default()
     }
@@ -471,7 +470,6 @@ fn each_optional_heuristic_changes_the_search() {
     let plain = nodes(Params::default());
     let variants = [
         ("ProbCut", "true"),
-        ("LMRFraction", "true"),
         ("LMRCutNode", "1024"),
         ("Singular", "true"),
         ("SeePruning", "true"),

@@ -51,7 +51,7 @@
 //! | `CaptureHistory` | -11.0 ± 14.4 (1888, H0) | +5.4 ± 10.0 (4520, stopped) | off |
 //! | `ProbCut` (margin 100, depth 5, 4 plies less) | -6.8 ± 12.2 (1946, H0) | not run: H0 on 8x8 | off |
 //! | `LMRCutNode` 1024 (a ply more at expected cut nodes) | -1.0 ± 11.0 (3316, stopped at LLR -1.91) | not run | 0: no gain seen |
-//! | `LMRFraction` (the reduction's terms in 1024ths, rounded once) | -2.6 ± 9.8 (3148, H0) | not run: H0 on 8x8 | off |
+//! | `LMRFraction` (the reduction's terms in 1024ths, rounded once) | -2.6 ± 9.8 (3148, H0) | not run: H0 on 8x8 | removed (a second rounding path for nothing) |
 //!
 //! From `CaptureHistory` on, the runs used balanced openings instead of random plies (`BOOK=`, a
 //! file of `lielow openings --plies 8 --count 3000 --seed 7 --balanced-depth 8 --max-eval 80`

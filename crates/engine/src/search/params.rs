@@ -67,10 +67,8 @@ pub struct Params {
     pub lmr_min_depth: i32,
     /// The first move number (from 0) that may be reduced.
     pub lmr_min_index: i32,
-    /// Late-move reductions in 1024ths of a ply, their terms added before rounding
-    /// (`search::reductions`); off: each term rounds to plies on its own.
-    pub lmr_fraction: bool,
-    /// More reduction at expected cut nodes, in 1024ths of a ply.
+    /// More reduction at expected cut nodes, in 1024ths of a ply (added to the table's
+    /// 1024ths before they round to plies, `search::reductions`).
     pub lmr_cut_node: i32,
     /// Reverse futility pruning: far enough above beta near the leaves, the side to move keeps it.
     pub reverse_futility: bool,
@@ -197,7 +195,6 @@ impl Default for Params {
             lmr_divisor: 192,
             lmr_min_depth: 3,
             lmr_min_index: 2,
-            lmr_fraction: false,
             lmr_cut_node: 0,
             reverse_futility: true,
             reverse_futility_margin: 71,
@@ -311,7 +308,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 65] = [
+pub const SPECS: [ParamSpec; 64] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -328,7 +325,6 @@ pub const SPECS: [ParamSpec; 65] = [
     number!("LMRDivisor", lmr_divisor, 50, 1000, 15),
     number!("LMRMinDepth", lmr_min_depth, 2, 64, 1),
     number!("LMRMinIndex", lmr_min_index, 1, 64, 1),
-    switch!("LMRFraction", lmr_fraction),
     number!("LMRCutNode", lmr_cut_node, 0, 4096, 128),
     switch!("ReverseFutility", reverse_futility),
     number!("ReverseFutilityMargin", reverse_futility_margin, 0, 1000, 8),

@@ -2,8 +2,8 @@
 //! formula takes two logarithms and a division at every reduced move, the table one load.
 //!
 //! The reduction is `LMRBase / 100 + ln(depth) * ln(move number) / (LMRDivisor / 100)` plies,
-//! kept in 1024ths of a ply so that fractional reductions (`LMRFraction`) can add their terms
-//! before rounding. Whole plies are the 1024ths divided by 1024, which truncates exactly as the
+//! kept in 1024ths of a ply so that a fractional term (`LMRCutNode`) can join it before
+//! rounding. Whole plies are the 1024ths divided by 1024, which truncates exactly as the
 //! formula's `as i32` did: scaling an `f32` by a power of two is exact, so both truncations see
 //! the same number. Depths and move numbers past the table (rare: deep extensions, crowded 9x9
 //! boards) use the formula itself, so every entry agrees with it.
@@ -66,12 +66,6 @@ impl Reductions {
             None => formula(self.built_for.0, self.built_for.1, depth, moves),
         }
     }
-
-    /// The same in whole plies, truncated towards zero.
-    #[inline]
-    pub fn plies(&self, depth: i32, moves: usize) -> i32 {
-        self.fine(depth, moves) / PLY
-    }
 }
 
 /// The reduction formula in 1024ths of a ply. The hundredths are divided in `f32`, so 80 and
@@ -107,7 +101,7 @@ mod tests {
             for depth in 1..80 {
                 for moves in 1..300 {
                     assert_eq!(
-                        table.plies(depth, moves),
+                        table.fine(depth, moves) / PLY,
                         plies_by_formula(base, divisor, depth, moves),
                         "base {base} divisor {divisor} depth {depth} move {moves}"
                     );

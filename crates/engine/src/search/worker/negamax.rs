@@ -365,8 +365,7 @@ impl Worker<'_> {
     /// The late-move reduction of the `index`-th move of a node: quiet moves from the
     /// `LMRMinIndex`-th (2) on, at depth `LMRMinDepth` (3) or more, by the table
     /// (`reductions.rs`); fewer plies at PV nodes and for moves with a good history, more with
-    /// a bad one, when not improving, and at expected cut nodes (`LMRCutNode`). With
-    /// `LMRFraction` the terms add in 1024ths of a ply and round once; without, each rounds.
+    /// a bad one, when not improving, and at expected cut nodes (`LMRCutNode`).
     #[inline]
     pub(super) fn late_move_reduction(
         &self,
@@ -390,24 +389,15 @@ impl Worker<'_> {
             .ordering
             .quiet_history(position.side_to_move(), mv, previous);
         let worsening = self.params.improving && !node.is_pv() && !self.improving(node.ply);
+        // The cut-node share joins the table's 1024ths before they round to plies.
         let cut = if node.cut {
             self.params.lmr_cut_node
         } else {
             0
         };
-        let r = if self.params.lmr_fraction {
-            // Every term in 1024ths, rounded once at the end.
-            let fine = self.reductions.fine(node.depth, index) - PLY * i32::from(node.is_pv())
-                + PLY * i32::from(worsening)
-                - history * PLY / self.params.lmr_history_divisor
-                + cut;
-            fine / PLY
-        } else {
-            self.reductions.plies(node.depth, index) - i32::from(node.is_pv())
-                + i32::from(worsening)
-                - history / self.params.lmr_history_divisor
-                + cut / PLY
-        };
+        let r = (self.reductions.fine(node.depth, index) + cut) / PLY - i32::from(node.is_pv())
+            + i32::from(worsening)
+            - history / self.params.lmr_history_divisor;
         r.clamp(0, node.depth - 2)
     }
 
