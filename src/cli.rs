@@ -1,6 +1,5 @@
 //! The command line: `lielow <subcommand>`, parsed with clap.
 
-use std::io::Write;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
@@ -14,6 +13,7 @@ use crate::analysis::command_error::AnalysisError;
 use crate::datagen::{DatagenError, EvalFlagError};
 use crate::matchplay::command::{run_match, run_openings};
 use crate::matchplay::command_error::{MatchError, OpeningsError};
+use crate::printer::Printer;
 use crate::train::TrainError;
 use lielow_engine::bench;
 use lielow_engine::search::MAX_THREADS;
@@ -266,7 +266,7 @@ fn run_command(command: Command) -> Result<i32, CliError> {
             let network = EvalFlagError::load(&eval).map_err(CliError::Bench)?;
             let result = bench::run_with_threads(depth, threads as usize, network);
             eprintln!("time {} ms", result.time_ms);
-            println!("{} nodes {} nps", result.nodes, result.nps);
+            Printer::new().line(format_args!("{} nodes {} nps", result.nodes, result.nps));
         }
     }
     Ok(0)
@@ -274,14 +274,14 @@ fn run_command(command: Command) -> Result<i32, CliError> {
 
 fn run_perft(position: &Position, depth: u32, divide: bool, threads: usize) {
     let started = Instant::now();
+    let mut out = Printer::new();
     let nodes = if depth == 0 {
         1
     } else if divide || threads > 1 {
         let split = perft::divide(position, depth, threads);
         if divide {
-            let mut out = std::io::stdout().lock();
             for (mv, count) in &split {
-                let _ = writeln!(out, "{mv}: {count}");
+                out.line(format_args!("{mv}: {count}"));
             }
         }
         split.iter().map(|(_, count)| count).sum()
@@ -289,7 +289,7 @@ fn run_perft(position: &Position, depth: u32, divide: bool, threads: usize) {
         perft::perft(position, depth)
     };
     let elapsed = started.elapsed();
-    println!("Nodes searched: {nodes}");
+    out.line(format_args!("Nodes searched: {nodes}"));
     let seconds = elapsed.as_secs_f64();
     let nps = if seconds > 0.0 {
         nodes as f64 / seconds

@@ -12,5 +12,6 @@ pub mod file_error;
 pub mod files;
 pub mod gui;
 pub mod matchplay;
+pub mod printer;
 pub mod spsa;
 pub mod train;

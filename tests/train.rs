@@ -190,6 +190,41 @@ fn tuning_prints_every_weight_and_keeps_the_unit() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A reader of the loss table that goes away at once (`lielow train ... | head -1`) costs the
+/// table, not the network: the run ends well and writes it.
+#[test]
+fn a_closed_standard_output_still_gets_the_network_written() {
+    let dir = scratch("closed");
+    let data = data(&dir);
+    let path = dir.join("closed.nnue");
+    let mut child = lielow_command()
+        .args([
+            "train",
+            "--data",
+            &data,
+            "-o",
+            path.to_str().unwrap(),
+            "--epochs",
+            "2",
+            "--batch",
+            "256",
+            "--validation-every",
+            "5",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the lielow binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let network = Network::from_bytes(&std::fs::read(&path).unwrap()).expect("a network");
+    assert!(network.description().contains("2 epochs"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bad_flags_and_files_are_one_line_errors() {
     let dir = scratch("errors");

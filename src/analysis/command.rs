@@ -21,6 +21,7 @@ use crate::cli::position_arg::PositionArg;
 use crate::diagram::{self, Diagram};
 use crate::file_error::FileError;
 use crate::files::{self, Output};
+use crate::printer::Printer;
 use lielow_rules::moves::{Move, MoveText};
 use lielow_rules::position::Position;
 
@@ -219,6 +220,7 @@ fn prove(
     time: Option<Duration>,
     started: Instant,
 ) -> Result<(), AnalysisError> {
+    let mut out = Printer::new();
     match args.method {
         Method::Dfpn => {
             let budget = Budget {
@@ -249,24 +251,27 @@ fn prove(
                     exact,
                 } => Some(("loss", moves, plies, line, exact)),
                 Verdict::Unknown { plies } => {
-                    println!(
+                    out.line(format_args!(
                         "unknown: neither side forces a win within {plies} plies; the budget ran out"
-                    );
+                    ));
                     None
                 }
             };
             if let Some((result, moves, plies, pv, exact)) = proven {
                 let at_most = if *exact { "" } else { "at most " };
-                println!("{result} in {at_most}{moves} ({plies} plies): {}", line(pv));
+                out.line(format_args!(
+                    "{result} in {at_most}{moves} ({plies} plies): {}",
+                    line(pv)
+                ));
             }
-            println!(
+            out.line(format_args!(
                 "nodes {} table {} time {:.3} s",
                 solution.nodes,
                 solution.table_size,
                 started.elapsed().as_secs_f64()
-            );
+            ));
             if let Some(size) = solution.proof_size {
-                println!("proof verified: {size} nodes");
+                out.line(format_args!("proof verified: {size} nodes"));
             }
         }
         Method::Alphabeta => {
@@ -282,30 +287,30 @@ fn prove(
             let stop = AtomicBool::new(false);
             let result = searcher.search(position, &limits, &stop, &mut |_| {});
             match result.score.mate_moves() {
-                Some(moves) if moves > 0 => println!(
+                Some(moves) if moves > 0 => out.line(format_args!(
                     "win in {moves}: {}",
                     result.best_move.map_or(String::new(), |m| m.to_string())
-                ),
-                Some(moves) => println!(
+                )),
+                Some(moves) => out.line(format_args!(
                     "loss in {}: {}",
                     -moves,
                     result.best_move.map_or(String::new(), |m| m.to_string())
-                ),
-                None => println!(
+                )),
+                None => out.line(format_args!(
                     "unknown: no proven result by depth {} (score {}, best move {})",
                     result.depth,
                     result.score,
                     result
                         .best_move
                         .map_or("none".to_owned(), |m| m.to_string())
-                ),
+                )),
             }
-            println!(
+            out.line(format_args!(
                 "nodes {} depth {} time {:.3} s",
                 result.nodes,
                 result.depth,
                 started.elapsed().as_secs_f64()
-            );
+            ));
         }
     }
     Ok(())
@@ -522,8 +527,9 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
     if terminal {
         eprintln!();
     }
+    let mut out = Printer::new();
     for (game, review) in games.iter().zip(&reviews) {
-        println!("{}", review_report::table(review, &game.title));
+        out.line(review_report::table(review, &game.title));
     }
     if let Some(mut file) = json_file {
         let values: Vec<serde_json::Value> = games

@@ -23,6 +23,7 @@ use super::stats::Sprt;
 use super::time_control::TimeControl;
 use super::ugi_client::UgiEngine;
 use crate::files::{self, Output};
+use crate::printer::Printer;
 
 /// No-reply timeout when the match is timed (added to the move's budget).
 const TIMED_TIMEOUT_MS: u64 = 5_000;
@@ -491,7 +492,7 @@ fn merge_summaries(args: &MatchArgs) -> Result<(), MatchError> {
             merged.count,
         );
     }
-    print!("{}", merged.tally.table());
+    Printer::new().text(&merged.tally.table());
     if let Some(path) = &args.json {
         files::write_whole(path, merged.tally.json().as_bytes())?;
     }

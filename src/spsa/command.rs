@@ -12,6 +12,7 @@ use super::param_file;
 use super::play;
 use super::state::{Partial, Setup, State};
 use crate::matchplay::runner::Shard;
+use crate::printer::Printer;
 
 /// Flags of `lielow spsa`.
 #[derive(Args, Debug)]
@@ -109,7 +110,7 @@ pub struct SpsaArgs {
 /// `lielow spsa`.
 pub fn run(args: &SpsaArgs) -> Result<(), SpsaError> {
     if args.list {
-        print!("{}", param_file::engine_defaults());
+        Printer::new().text(&param_file::engine_defaults());
         return Ok(());
     }
     let path = args.state.as_deref().ok_or(SpsaError::Missing("--state"))?;
@@ -138,7 +139,7 @@ pub fn run(args: &SpsaArgs) -> Result<(), SpsaError> {
         state.write(path)?;
         eprintln!("{}", progress_line(&state, None));
         if state.finished() {
-            print!("{}", table(&state));
+            Printer::new().text(&table(&state));
         }
         return Ok(());
     }
@@ -174,7 +175,7 @@ pub fn run(args: &SpsaArgs) -> Result<(), SpsaError> {
         let per_iteration = started.elapsed().as_secs_f64() / played as f64;
         eprintln!("{}", progress_line(&state, Some(per_iteration)));
     }
-    print!("{}", table(&state));
+    Printer::new().text(&table(&state));
     Ok(())
 }
 

@@ -12,7 +12,6 @@ pub mod mirror;
 pub mod model;
 mod texel;
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -23,6 +22,7 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 
 use crate::files::{self, Output};
+use crate::printer::Printer;
 use data::{sigmoid, Target};
 pub use error::TrainError;
 use lielow_engine::nnue::{Buckets, MAX_BUCKETS};
@@ -123,7 +123,9 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     crate::files::remove_unfinished_on_interrupt();
     let train_set = &data.train;
     let validation = &data.validation;
-    println!(
+    // A reader that goes away early costs the table, not the network.
+    let mut out = Printer::new();
+    out.line(format_args!(
         "{} training{} and {} validation positions, read in {:.1} s",
         train_set.examples.len(),
         if args.mirror {
@@ -133,12 +135,18 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
         },
         validation.examples.len(),
         started.elapsed().as_secs_f64()
-    );
+    ));
     let hand_set = hand_set_loss(validation, &target);
-    println!("hand-set evaluation: validation loss {hand_set:.6}");
-    println!();
-    println!("| epoch | step size | training loss | validation loss | seconds |");
-    println!("|------:|----------:|--------------:|----------------:|--------:|");
+    out.line(format_args!(
+        "hand-set evaluation: validation loss {hand_set:.6}"
+    ));
+    out.line("");
+    out.line(format_args!(
+        "| epoch | step size | training loss | validation loss | seconds |"
+    ));
+    out.line(format_args!(
+        "|------:|----------:|--------------:|----------------:|--------:|"
+    ));
 
     let buckets =
         Buckets::even(args.buckets as usize).expect("clap keeps --buckets within 1..=MAX_BUCKETS");
@@ -197,15 +205,14 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
         }
         training_loss /= train_set.examples.len() as f64;
         validation_loss = model::loss(&model, validation, &target);
-        println!(
+        out.line(format_args!(
             "| {:>5} | {:>9.6} | {:>13.6} | {:>15.6} | {:>7.1} |",
             epoch + 1,
             rate,
             training_loss,
             validation_loss,
             started.elapsed().as_secs_f64()
-        );
-        std::io::stdout().flush().ok();
+        ));
     }
 
     // Named only when there are several, so that a network of one bucket is what it was.
@@ -234,12 +241,12 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     let network = model.quantize(args.scale, description);
     output.write(&network.to_bytes())?;
     output.commit()?;
-    println!();
-    println!(
+    out.line("");
+    out.line(format_args!(
         "wrote {} ({:.1} s in all)",
         args.output.display(),
         started.elapsed().as_secs_f64()
-    );
+    ));
     Ok(())
 }
 

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use super::data::{self, Set, Target};
 use super::TrainError;
+use crate::printer::Printer;
 use lielow_engine::eval::{self, FEATURES, WEIGHTS};
 
 /// Flags of `lielow tune`.
@@ -97,11 +98,12 @@ pub fn tune(args: &TuneArgs) -> Result<(), TrainError> {
     )?;
     let initial = WEIGHTS.map(f64::from);
     let k = fit_scale(&data.train, &initial);
-    println!(
+    let mut out = Printer::new();
+    out.line(format_args!(
         "{} training and {} validation positions; fitted scale K = {k:.1}",
         data.train.examples.len(),
         data.validation.examples.len()
-    );
+    ));
     let target = Target {
         scale: k as f32,
         ..target
@@ -162,32 +164,32 @@ pub fn tune(args: &TuneArgs) -> Result<(), TrainError> {
         }
     }
     let rounded = weights.map(|w| w.round());
-    println!();
-    println!("| weight | before | after |");
-    println!("|---|---:|---:|");
+    out.line("");
+    out.line(format_args!("| weight | before | after |"));
+    out.line(format_args!("|---|---:|---:|"));
     for j in 0..FEATURES {
-        println!(
+        out.line(format_args!(
             "| {} | {} | {} |",
             eval::feature_name(j),
             WEIGHTS[j],
             rounded[j] as i64
-        );
+        ));
     }
-    println!();
-    println!("| loss | before | after |");
-    println!("|---|---:|---:|");
-    println!(
+    out.line("");
+    out.line(format_args!("| loss | before | after |"));
+    out.line(format_args!("|---|---:|---:|"));
+    out.line(format_args!(
         "| training | {:.6} | {:.6} |",
         train_loss(&initial),
         train_loss(&rounded)
-    );
-    println!(
+    ));
+    out.line(format_args!(
         "| validation | {:.6} | {:.6} |",
         validation_loss(&initial),
         validation_loss(&rounded)
-    );
-    println!();
+    ));
+    out.line("");
     let list: Vec<String> = rounded.iter().map(|w| format!("{}", *w as i64)).collect();
-    println!("WEIGHTS = [{}]", list.join(", "));
+    out.line(format_args!("WEIGHTS = [{}]", list.join(", ")));
     Ok(())
 }
