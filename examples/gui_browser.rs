@@ -407,8 +407,8 @@ fn steps(
     )?;
     browser.click("#load")?;
     browser.wait_for(
-        "the loaded position",
-        "return document.querySelectorAll('#board [data-king]').length === 2",
+        "the loaded position, and the Load box emptied for the next",
+        "return document.querySelectorAll('#board [data-king]').length === 2 && document.getElementById('load-text').value === ''",
         long,
     )?;
     browser.screenshot(&out.join("5-loaded.png"))?;

@@ -429,6 +429,9 @@ async function newGame(start, moves, opening = 0) {
   $("review-summary").textContent = "";
   $("score").textContent = "";
   $("lines").innerHTML = "";
+  // The Load box is for the next load: text left in it would read as the game on the board.
+  $("load-text").value = "";
+  loadError("");
   $("size").value = start.split("/").length === 9 ? "9" : "8";
   await render();
   next();
