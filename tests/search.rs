@@ -446,6 +446,7 @@ fn every_heuristic_on() -> Params {
         singular: true,
         probcut: true,
         lmr_cut_node: 1024,
+        tt_eval: true,
         ..Params::default()
     }
 }
@@ -473,6 +474,7 @@ fn each_optional_heuristic_changes_the_search() {
         ("LMRCutNode", "1024"),
         ("Singular", "true"),
         ("SeePruning", "true"),
+        ("TTEval", "true"),
     ];
     for (name, value) in variants {
         let mut params = Params::default();

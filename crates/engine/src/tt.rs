@@ -93,6 +93,24 @@ impl Entry {
             Bound::Upper => self.score <= alpha,
         }
     }
+
+    /// `eval`, a static evaluation of the position, or the stored score where the bound puts
+    /// the true score beyond it (a lower bound above it, an upper bound below it, an exact
+    /// score): a search's verdict is a better guess than the evaluation it searched past.
+    /// Proven results stay out: pruning margins are not for them.
+    #[inline]
+    pub fn sharpen(&self, eval: i32) -> i32 {
+        let beyond = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score > eval,
+            Bound::Upper => self.score < eval,
+        };
+        if beyond && self.score.abs() < Score::MATE_BOUND {
+            self.score
+        } else {
+            eval
+        }
+    }
 }
 
 const ENTRIES_PER_BUCKET: usize = 4;

@@ -159,6 +159,10 @@ pub struct Params {
     pub probcut_depth: i32,
     /// How many plies shallower ProbCut's confirming search is.
     pub probcut_reduction: i32,
+    /// The table's score in place of the static evaluation where its bound says the true
+    /// score lies beyond it ([`crate::tt::Entry::sharpen`]), for the pruning decisions and
+    /// quiescence's stand-pat.
+    pub tt_eval: bool,
     /// Pace the clock by how hard the move is ([`crate::time::Pacing`]); off: every move gets
     /// the planned share of the clock.
     pub time_pacing: bool,
@@ -236,6 +240,7 @@ impl Default for Params {
             probcut_margin: 100,
             probcut_depth: 5,
             probcut_reduction: 4,
+            tt_eval: false,
             time_pacing: false,
             pace_stable_base: 130,
             pace_stable_step: 10,
@@ -308,7 +313,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 64] = [
+pub const SPECS: [ParamSpec; 65] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -366,6 +371,7 @@ pub const SPECS: [ParamSpec; 64] = [
     number!("ProbCutMargin", probcut_margin, 0, 1000, 10),
     number!("ProbCutDepth", probcut_depth, 2, 64, 1),
     number!("ProbCutReduction", probcut_reduction, 1, 16, 1),
+    switch!("TTEval", tt_eval),
     switch!("TimePacing", time_pacing),
     number!("PaceStableBase", pace_stable_base, 10, 400, 8),
     number!("PaceStableStep", pace_stable_step, 0, 100, 2),

@@ -74,6 +74,12 @@ impl Worker<'_> {
         let raw_eval = self.static_eval(position, ply, entry);
         let static_eval = self.corrected(position, raw_eval);
         self.evals[ply] = (!in_danger).then_some(static_eval);
+        // What the pruning decisions below weigh: the static evaluation, sharpened by the
+        // table's score (`TTEval`); the improving flag keeps comparing static evaluations.
+        let eval = match entry {
+            Some(entry) if self.params.tt_eval && !excluding => entry.sharpen(static_eval),
+            _ => static_eval,
+        };
         let improving = self.params.improving && self.improving(ply);
         if in_danger && self.params.danger_extension {
             node.depth += 1;
@@ -96,14 +102,14 @@ impl Worker<'_> {
             && !in_danger
             && depth <= self.params.reverse_futility_depth
             && node.beta.abs() < Score::MATE_BOUND
-            && static_eval - self.params.reverse_futility_margin * (depth - i32::from(improving))
+            && eval - self.params.reverse_futility_margin * (depth - i32::from(improving))
                 >= node.beta
         {
-            return static_eval;
+            return eval;
         }
 
         if !excluding {
-            if let Some(score) = self.null_move(position, node, in_danger, static_eval) {
+            if let Some(score) = self.null_move(position, node, in_danger, eval) {
                 return score;
             }
         }
@@ -164,7 +170,7 @@ impl Worker<'_> {
                 && self.params.futility
                 && depth <= self.params.futility_depth
                 && index > 0
-                && static_eval + self.params.futility_margin * depth <= node.alpha
+                && eval + self.params.futility_margin * depth <= node.alpha
             {
                 continue;
             }
@@ -307,7 +313,8 @@ impl Worker<'_> {
     }
 
     /// Null move: if passing still leaves the side to move above beta after a reduced search,
-    /// a real move would too; returns the node's score when it does. The rules forbid passing,
+    /// a real move would too; returns the node's score when it does. `eval` is the node's
+    /// evaluation as the pruning decisions see it. The rules forbid passing,
     /// so a position where every move hurts (zugzwang) would fool it: such positions need few
     /// stacks, so a side with few is left alone, as is a king under attack (passing would lose
     /// it).
@@ -316,7 +323,7 @@ impl Worker<'_> {
         position: &Position,
         node: Node,
         in_danger: bool,
-        static_eval: i32,
+        eval: i32,
     ) -> Option<i32> {
         let ply = node.ply;
         let tried = self.params.null_move
@@ -326,7 +333,7 @@ impl Worker<'_> {
             && ply > 0
             && !self.null_plies[ply - 1]
             && node.beta.abs() < Score::MATE_BOUND
-            && static_eval >= node.beta
+            && eval >= node.beta
             && position.stacks(position.side_to_move()).count()
                 >= self.params.null_move_min_stacks as u32;
         if !tried {

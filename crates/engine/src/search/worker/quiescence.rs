@@ -74,7 +74,10 @@ impl Worker<'_> {
         let mut best_score = -Score::INFINITE;
         if !evasions {
             // Stand pat: the side to move need not capture.
-            best_score = static_eval;
+            best_score = match entry {
+                Some(entry) if self.params.tt_eval => entry.sharpen(static_eval),
+                _ => static_eval,
+            };
             if best_score >= node.beta {
                 return best_score;
             }
