@@ -163,6 +163,13 @@ pub struct Params {
     /// score lies beyond it ([`crate::tt::Entry::sharpen`]), for the pruning decisions and
     /// quiescence's stand-pat.
     pub tt_eval: bool,
+    /// History pruning: near the leaves, skip a quiet move whose history is below
+    /// `-history_pruning_margin * depth` (it has failed to cut often and lately).
+    pub history_pruning: bool,
+    /// The deepest node history pruning acts at.
+    pub history_pruning_depth: i32,
+    /// History points per ply of depth below which history pruning skips a quiet move.
+    pub history_pruning_margin: i32,
     /// Pace the clock by how hard the move is ([`crate::time::Pacing`]); off: every move gets
     /// the planned share of the clock.
     pub time_pacing: bool,
@@ -241,6 +248,9 @@ impl Default for Params {
             probcut_depth: 5,
             probcut_reduction: 4,
             tt_eval: false,
+            history_pruning: false,
+            history_pruning_depth: 3,
+            history_pruning_margin: 200,
             time_pacing: false,
             pace_stable_base: 130,
             pace_stable_step: 10,
@@ -313,7 +323,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 65] = [
+pub const SPECS: [ParamSpec; 68] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -372,6 +382,9 @@ pub const SPECS: [ParamSpec; 65] = [
     number!("ProbCutDepth", probcut_depth, 2, 64, 1),
     number!("ProbCutReduction", probcut_reduction, 1, 16, 1),
     switch!("TTEval", tt_eval),
+    switch!("HistoryPruning", history_pruning),
+    number!("HistoryPruningDepth", history_pruning_depth, 0, 64, 1),
+    number!("HistoryPruningMargin", history_pruning_margin, 0, 16384, 25),
     switch!("TimePacing", time_pacing),
     number!("PaceStableBase", pace_stable_base, 10, 400, 8),
     number!("PaceStableStep", pace_stable_step, 0, 100, 2),
