@@ -447,7 +447,6 @@ fn every_heuristic_on() -> Params {
         probcut: true,
         lmr_cut_node: 1024,
         tt_eval: true,
-        history_pruning: true,
         ..Params::default()
     }
 }
@@ -476,7 +475,6 @@ fn each_optional_heuristic_changes_the_search() {
         ("Singular", "true"),
         ("SeePruning", "true"),
         ("TTEval", "true"),
-        ("HistoryPruning", "true"),
     ];
     for (name, value) in variants {
         let mut params = Params::default();

@@ -169,13 +169,6 @@ pub struct Params {
     /// score lies beyond it ([`crate::tt::Entry::sharpen`]), for the pruning decisions and
     /// quiescence's stand-pat.
     pub tt_eval: bool,
-    /// History pruning: near the leaves, skip a quiet move whose history is below
-    /// `-history_pruning_margin * depth` (it has failed to cut often and lately).
-    pub history_pruning: bool,
-    /// The deepest node history pruning acts at.
-    pub history_pruning_depth: i32,
-    /// History points per ply of depth below which history pruning skips a quiet move.
-    pub history_pruning_margin: i32,
     /// Pace the clock by how hard the move is ([`crate::time::Pacing`]); off: every move gets
     /// the planned share of the clock.
     pub time_pacing: bool,
@@ -254,9 +247,6 @@ impl Default for Params {
             probcut_depth: 5,
             probcut_reduction: 4,
             tt_eval: false,
-            history_pruning: false,
-            history_pruning_depth: 3,
-            history_pruning_margin: 200,
             time_pacing: false,
             pace_stable_base: 130,
             pace_stable_step: 10,

@@ -65,7 +65,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 68] = [
+pub const SPECS: [ParamSpec; 65] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -124,9 +124,6 @@ pub const SPECS: [ParamSpec; 68] = [
     number!("ProbCutDepth", probcut_depth, 2, 64, 1),
     number!("ProbCutReduction", probcut_reduction, 1, 16, 1),
     switch!("TTEval", tt_eval),
-    switch!("HistoryPruning", history_pruning),
-    number!("HistoryPruningDepth", history_pruning_depth, 0, 64, 1),
-    number!("HistoryPruningMargin", history_pruning_margin, 0, 16384, 25),
     switch!("TimePacing", time_pacing),
     number!("PaceStableBase", pace_stable_base, 10, 400, 8),
     number!("PaceStableStep", pace_stable_step, 0, 100, 2),

@@ -1,6 +1,6 @@
 //! The principal variation search of one node: table cut-offs, the danger extension, internal
-//! iterative reduction, reverse futility, null move, ProbCut (`probcut.rs`), late move and
-//! history pruning, late move reductions, and the
+//! iterative reduction, reverse futility, null move, ProbCut (`probcut.rs`), late move pruning
+//! and reductions, and the
 //! moves searched in order (shared with other threads once the first is done).
 
 use arrayvec::ArrayVec;
@@ -171,16 +171,6 @@ impl Worker<'_> {
                 && depth <= self.params.futility_depth
                 && index > 0
                 && eval + self.params.futility_margin * depth <= node.alpha
-            {
-                continue;
-            }
-            if prunable
-                && self.params.history_pruning
-                && depth <= self.params.history_pruning_depth
-                && index > 0
-                && !self.ordering.is_killer(ply, mv)
-                && self.ordering.quiet_history(us, mv, previous)
-                    < -self.params.history_pruning_margin * depth
             {
                 continue;
             }
