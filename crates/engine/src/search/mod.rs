@@ -54,6 +54,7 @@
 //! | `LMRCutNode` 1024 (a ply more at expected cut nodes) | -1.0 ± 11.0 (3316, stopped at LLR -1.91) | not run | 0: no gain seen |
 //! | `LMRFraction` (the reduction's terms in 1024ths, rounded once) | -2.6 ± 9.8 (3148, H0) | not run: H0 on 8x8 | removed (a second rounding path for nothing) |
 //! | `TTEval` (the table's score, where its bound says more, for reverse futility, the null move and stand-pat) | +30.5 ± 18.4 (1186, H1) | +10.3 ± 11.3 (3450, stopped at LLR 1.59) | kept |
+//! | `LMRCaptures` (losing captures reduced like quiet moves, without history) | -7.4 ± 12.7 (1216, H0) | not run: H0 on 8x8 | removed |
 //! | `HistoryPruning` (quiet moves below -200 history per ply skipped at depth 3 or less) | the same games (22: it never acted) | not run | removed |
 //! | `HistoryPruning` at -10 per ply (where it acts) | -31.4 ± 27.6 (488, stopped at LLR -1.87) | not run | removed |
 //! | `HistoryBonus` 1632 (16 times) | the same games (22) | not run | 102 |

@@ -35,6 +35,9 @@
 //!
 //! Hence the cap per board size. Delta pruning and the exchange filter show no measurable Elo
 //! either way at this time control; they stay for the node counts they save.
+//!
+//! Not kept: ordering the table's move first here (the generation takes none) measured -10.1 ±
+//! 14.0 on 8x8 (1030 games, H0; 20,000 nodes a move, balanced books, with `TTEval` on).
 
 use super::{in_danger, Outcome, Worker};
 use crate::eval;
