@@ -90,7 +90,17 @@
 //! |---|---|---|
 //! | with `Improving` (Bench 442010) | +58.5 ± 38.3 | +75.3 ± 40.3 |
 //! | and the SPSA-tuned numbers (Bench 498758) | +94.9 ± 37.8 | +164.1 ± 45.8 |
-//! | and `TTEval` (Bench 479858) | +120.4 ± 38.9 (one game at a time beside one fixed-node match) | |
+//! | and `TTEval` (Bench 479858) | +120.4 ± 38.9 (66.7%) | +150.0 ± 43.2 (70.3%) |
+//! | the same at 200 ms a move | +100.4 ± 40.2 (256 games, stopped for time) | +171.1 ± 69.2 (114, stopped for time) |
+//!
+//! The `TTEval` rows: one game at a time, each match beside one other (a fixed-node SPRT, or the
+//! other size's match at 200 ms), no time forfeits but one of 198d91b's on 8x8 at 50 ms.
+//! Time to depth with 2 threads from the start (`go depth D`, `Threads 2`, 3 runs, sorted),
+//! 198d91b against Bench 479858: 8x8 depth 16 652/815/2033 ms against 361/861/866; depth 18
+//! 1129/1239/3044 against 1967/2121/2443; 9x9 depth 15 1380/2118/2577 against 745/810/906.
+//! 9x9 is faster to depth; on 8x8 depth 16 is even (medians 815 and 861) and depth 18 slower
+//! (median 1239 against 2121): the tuned pruning keeps more quiet moves (`LateMoveFactor` 4),
+//! a larger tree to the same depth that wins games at equal time.
 //! | the same at 200 ms a move | +41.9 ± 58.0 (100 games; 3 forfeits, of both engines, in a machine stall) | +88.7 ± 72.7 (80) |
 
 mod correction;
