@@ -38,8 +38,7 @@
 //! SPRT elo0 = 0, elo1 = 10 (alpha = beta = 0.05), one game at a time on a 2-core machine also
 //! running builds. `SeePruning` and `Singular` were measured with `Improving` on in both
 //! engines, the others with it off. Fixed nodes keep the comparison fair on a loaded machine; none of these
-//! changes the speed of a node much. Kept (default on) only when H1 was accepted on both sizes,
-//! or (`TTEval`) on one with the other clearly positive when stopped.
+//! changes the speed of a node much. Kept (default on) only when H1 was accepted on both sizes.
 //!
 //! | switch | 8x8 | 9x9 | verdict |
 //! |---|---|---|---|
@@ -53,7 +52,7 @@
 //! | `ProbCut` (margin 100, depth 5, 4 plies less) | -6.8 ± 12.2 (1946, H0) | not run: H0 on 8x8 | off |
 //! | `LMRCutNode` 1024 (a ply more at expected cut nodes) | -1.0 ± 11.0 (3316, stopped at LLR -1.91) | not run | 0: no gain seen |
 //! | `LMRFraction` (the reduction's terms in 1024ths, rounded once) | -2.6 ± 9.8 (3148, H0) | not run: H0 on 8x8 | removed (a second rounding path for nothing) |
-//! | `TTEval` (the table's score, where its bound says more, for reverse futility, the null move and stand-pat) | +30.5 ± 18.4 (1186, H1) | +10.3 ± 11.3 (3450, stopped at LLR 1.59) | kept |
+//! | `TTEval` (the table's score, where its bound says more, for reverse futility, the null move and stand-pat) | +30.5 ± 18.4 (1186, H1) | +10.3 ± 11.3 (3450, stopped at LLR 1.59) | off for now: it won games, but with it the alpha-beta search of one puzzle in `tests/analysis.rs` proves a loss in 8 moves where the shortest is 7 (a mate distance made longer by pruning on the table's score); on again once mate distances stay exact |
 //! | `LMRCaptures` (losing captures reduced like quiet moves, without history) | -7.4 ± 12.7 (1216, H0) | not run: H0 on 8x8 | removed |
 //! | `HistoryPruning` (quiet moves below -200 history per ply skipped at depth 3 or less) | the same games (22: it never acted) | not run | removed |
 //! | `HistoryPruning` at -10 per ply (where it acts) | -31.4 ± 27.6 (488, stopped at LLR -1.87) | not run | removed |
