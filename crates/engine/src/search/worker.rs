@@ -458,6 +458,16 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The evaluation the pruning decisions weigh: `static_eval`, sharpened by the table's
+    /// score when `TTEval` is on ([`Entry::sharpen`]).
+    #[inline]
+    fn pruning_eval(&self, entry: Option<Entry>, static_eval: i32) -> i32 {
+        match entry {
+            Some(entry) if self.params.tt_eval => entry.sharpen(static_eval),
+            _ => static_eval,
+        }
+    }
+
     /// Plays `mv` from `position`, the node at `ply`, and records what it changes for the
     /// child's accumulator (applied if the child is evaluated): every move the search makes
     /// goes through here.

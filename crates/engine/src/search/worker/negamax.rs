@@ -76,10 +76,7 @@ impl Worker<'_> {
         self.evals[ply] = (!in_danger).then_some(static_eval);
         // What the pruning decisions below weigh: the static evaluation, sharpened by the
         // table's score (`TTEval`); the improving flag keeps comparing static evaluations.
-        let eval = match entry {
-            Some(entry) if self.params.tt_eval && !excluding => entry.sharpen(static_eval),
-            _ => static_eval,
-        };
+        let eval = self.pruning_eval(entry.filter(|_| !excluding), static_eval);
         let improving = self.params.improving && self.improving(ply);
         if in_danger && self.params.danger_extension {
             node.depth += 1;

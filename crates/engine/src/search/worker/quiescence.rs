@@ -77,10 +77,7 @@ impl Worker<'_> {
         let mut best_score = -Score::INFINITE;
         if !evasions {
             // Stand pat: the side to move need not capture.
-            best_score = match entry {
-                Some(entry) if self.params.tt_eval => entry.sharpen(static_eval),
-                _ => static_eval,
-            };
+            best_score = self.pruning_eval(entry, static_eval);
             if best_score >= node.beta {
                 return best_score;
             }
