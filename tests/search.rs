@@ -474,7 +474,7 @@ fn each_optional_heuristic_changes_the_search() {
         ("LMRCutNode", "1024"),
         ("Singular", "true"),
         ("SeePruning", "true"),
-        ("TTEval", "true"),
+        ("TTEval", "false"),
         ("Improving", "false"),
     ];
     for (name, value) in variants {

@@ -52,7 +52,7 @@
 //! | `ProbCut` (margin 100, depth 5, 4 plies less) | -6.8 ± 12.2 (1946, H0) | not run: H0 on 8x8 | off |
 //! | `LMRCutNode` 1024 (a ply more at expected cut nodes) | -1.0 ± 11.0 (3316, stopped at LLR -1.91) | not run | 0: no gain seen |
 //! | `LMRFraction` (the reduction's terms in 1024ths, rounded once) | -2.6 ± 9.8 (3148, H0) | not run: H0 on 8x8 | removed (a second rounding path for nothing) |
-//! | `TTEval` (the table's score, where its bound says more, for reverse futility, the null move and stand-pat) | +30.5 ± 18.4 (1186, H1) | +10.3 ± 11.3 (3450, stopped at LLR 1.59) | off for now: it won games, but with it the alpha-beta search of one puzzle in `tests/analysis.rs` proves a loss in 8 moves where the shortest is 7 (a mate distance made longer by pruning on the table's score); on again once mate distances stay exact |
+//! | `TTEval` (the table's score, where its bound says more, for reverse futility, the null move and stand-pat) | +30.5 ± 18.4 (1186, H1) | +10.3 ± 11.3 (3450, stopped at LLR 1.59) | on (Bench 477659) since late-move pruning and futility leave quiet moves alone when alpha is a proven score: without that guard one puzzle's alpha-beta search in `tests/analysis.rs` found a loss in 8 moves where the shortest is 7 (the quiet move of the shorter mate pruned behind a longer one); SPRT of the whole change below |
 //! | `LMRCaptures` (losing captures reduced like quiet moves, without history) | -7.4 ± 12.7 (1216, H0) | not run: H0 on 8x8 | removed |
 //! | `HistoryPruning` (quiet moves below -200 history per ply skipped at depth 3 or less) | the same games (22: it never acted) | not run | removed |
 //! | `HistoryPruning` at -10 per ply (where it acts) | -31.4 ± 27.6 (488, stopped at LLR -1.87) | not run | removed |
@@ -89,6 +89,7 @@
 //! |---|---|---|
 //! | with `Improving` (Bench 442010) | +58.5 ± 38.3 | +75.3 ± 40.3 |
 //! | and the SPSA-tuned numbers (Bench 498758) | +94.9 ± 37.8 | +164.1 ± 45.8 |
+//! | the same at 200 ms a move | +41.9 ± 58.0 (100 games; 3 forfeits, of both engines, in a machine stall) | +88.7 ± 72.7 (80) |
 //! | and `TTEval` (Bench 479858) | +120.4 ± 38.9 (66.7%) | +150.0 ± 43.2 (70.3%) |
 //! | the same at 200 ms a move | +100.4 ± 40.2 (256 games, stopped for time) | +171.1 ± 69.2 (114, stopped for time) |
 //!
@@ -100,7 +101,6 @@
 //! 9x9 is faster to depth; on 8x8 depth 16 is even (medians 815 and 861) and depth 18 slower
 //! (median 1239 against 2121): the tuned pruning keeps more quiet moves (`LateMoveFactor` 4),
 //! a larger tree to the same depth that wins games at equal time.
-//! | the same at 200 ms a move | +41.9 ± 58.0 (100 games; 3 forfeits, of both engines, in a machine stall) | +88.7 ± 72.7 (80) |
 
 mod correction;
 mod exchange;

@@ -246,7 +246,7 @@ impl Default for Params {
             probcut_margin: 100,
             probcut_depth: 5,
             probcut_reduction: 4,
-            tt_eval: false,
+            tt_eval: true,
             time_pacing: false,
             pace_stable_base: 130,
             pace_stable_step: 10,

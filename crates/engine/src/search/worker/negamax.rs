@@ -155,7 +155,11 @@ impl Worker<'_> {
                 continue;
             }
             let quiet = !mv.is_capture();
-            let prunable = !node.is_pv() && !in_danger && quiet && best_score > -Score::MATE_BOUND;
+            let prunable = !node.is_pv()
+                && !in_danger
+                && quiet
+                && best_score > -Score::MATE_BOUND
+                && node.alpha.abs() < Score::MATE_BOUND;
             if prunable
                 && self.params.late_move_pruning
                 && depth <= self.params.late_move_depth
@@ -167,6 +171,7 @@ impl Worker<'_> {
                 && self.params.futility
                 && depth <= self.params.futility_depth
                 && index > 0
+                && node.alpha.abs() < Score::MATE_BOUND
                 && eval + self.params.futility_margin * depth <= node.alpha
             {
                 continue;
