@@ -474,6 +474,9 @@ impl<'a> Worker<'a> {
     #[inline]
     fn play(&mut self, position: &Position, mv: Move, ply: usize) -> Position {
         let child = position.play(mv);
+        if self.params.tt {
+            self.tt.prefetch(child.key());
+        }
         if self.network.is_some() {
             self.accumulators.play(mv, &child, ply);
         }
@@ -501,6 +504,9 @@ impl<'a> Worker<'a> {
     #[inline]
     fn pass(&mut self, position: &Position, ply: usize) -> Position {
         let child = position.pass();
+        if self.params.tt {
+            self.tt.prefetch(child.key());
+        }
         self.played[ply] = None;
         if self.network.is_some() {
             self.accumulators.pass(&child, ply);
