@@ -33,6 +33,15 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 pub const CLOCK_SAFETY_MS: u64 = 30;
 /// Kept back from the clock with the default overhead, in milliseconds.
 pub const CLOCK_MARGIN_MS: u64 = DEFAULT_MOVE_OVERHEAD_MS + CLOCK_SAFETY_MS;
+/// A `movetime` search keeps back the move overhead, but never more than the movetime / this.
+/// The latency the overhead stands for is small next to it: from the hard deadline to the
+/// runner reading `bestmove` is one clock check (every [`CHECK_INTERVAL`] nodes, under half a
+/// millisecond) and a pipe write, under a millisecond in all here, while a fixed 10 ms left a
+/// 50 ms move with 40 ms of search (a fifth of it idle). Unlike a clock, a movetime is not lost
+/// for good by a late millisecond: runners allow for latency (`lielow match --latency-ms`).
+/// Stockfish keeps nothing back from a movetime; this keeps 3 ms of 50, the whole default
+/// overhead from 160 ms on.
+const MOVETIME_KEPT_FRACTION: u64 = 16;
 /// The hard deadline never exceeds remaining time / this.
 const HARD_FRACTION: u64 = 4;
 /// Of the remaining time, the soft deadline plans about 1 / this (plus most of the increment).
@@ -57,7 +66,7 @@ impl TimeBudget {
     }
 
     /// The budget for `side` to move under `limits`, keeping `overhead` ms back from every
-    /// budget (half a `movetime` at most). `infinite` has no deadline at all; a `movetime` and
+    /// budget (a sixteenth of a `movetime` at most). `infinite` has no deadline at all; a `movetime` and
     /// a clock both apply when both are given (the tighter wins).
     pub fn with_overhead(limits: &Limits, side: Side, overhead: u64) -> TimeBudget {
         if limits.infinite {
@@ -70,7 +79,9 @@ impl TimeBudget {
         let mut soft: Option<u64> = None;
         let mut hard: Option<u64> = None;
         if let Some(movetime) = limits.movetime {
-            let ms = movetime.saturating_sub(overhead.min(movetime / 2)).max(1);
+            let ms = movetime
+                .saturating_sub(overhead.min(movetime / MOVETIME_KEPT_FRACTION))
+                .max(1);
             soft = Some(ms);
             hard = Some(ms);
         }
@@ -304,7 +315,14 @@ mod tests {
         let budget = TimeBudget::new(&limits, Side::Red);
         assert_eq!(budget.hard, Some(Duration::from_millis(190)));
         let overhead = TimeBudget::with_overhead(&limits, Side::Red, 50);
-        assert_eq!(overhead.hard, Some(Duration::from_millis(150)));
+        assert_eq!(overhead.hard, Some(Duration::from_millis(200 - 200 / 16)));
+        // A short movetime keeps back a sixteenth, not the whole overhead: 47 ms of 50.
+        let short = Limits {
+            movetime: Some(50),
+            ..Limits::default()
+        };
+        let short_budget = TimeBudget::new(&short, Side::Blue);
+        assert_eq!(short_budget.hard, Some(Duration::from_millis(47)));
         let on_clock = TimeBudget::with_overhead(&clock(1_080, 0), Side::Blue, 50);
         assert_eq!(on_clock.hard, Some(Duration::from_millis(250)));
         let infinite = Limits {
