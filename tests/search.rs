@@ -445,6 +445,8 @@ fn every_heuristic_on() -> Params {
         see_pruning: true,
         singular: true,
         probcut: true,
+        razoring: true,
+        qsearch_threats: true,
         lmr_cut_node: 1024,
         tt_eval: true,
         ..Params::default()
@@ -471,6 +473,9 @@ fn each_optional_heuristic_changes_the_search() {
     let plain = nodes(Params::default());
     let variants = [
         ("ProbCut", "true"),
+        ("Razoring", "true"),
+        ("QSearchThreats", "true"),
+        ("NullMoveEvalDivisor", "200"),
         ("LMRCutNode", "1024"),
         ("Singular", "true"),
         ("SeePruning", "true"),

@@ -58,6 +58,9 @@
 //! | `HistoryPruning` at -10 per ply (where it acts) | -31.4 ± 27.6 (488, stopped at LLR -1.87) | not run | removed |
 //! | `HistoryBonus` 1632 (16 times) | the same games (22) | not run | 102 |
 //! | `HistoryBonus` 1632 and `LMRHistoryDivisor` 400 (the history moving reductions by a ply or two) | -0.7 ± 10.1 (2988, stopped at LLR -2.14) | not run | unchanged |
+//! | `Futility` (quiet moves at depth 1-2 skipped when 120 per ply below alpha; off since the hand-set evaluation, never measured with the network) | -2.2 ± 17.3 (1278, stopped at LLR -0.93) | not run | off |
+//! | `QSearchThreats` (quiescence's first ply also tries the quiet moves that attack the enemy king) | +2.4 ± 14.0 (2050, stopped at LLR -0.52) | not run | off: no gain seen |
+//! | `Razoring` (200 per ply, depth 1-2) | -34.1 ± 23.3 (572, H0) | not run: H0 on 8x8 | off |
 //!
 //! From `CaptureHistory` on, the runs used balanced openings instead of random plies (`BOOK=`, a
 //! file of `lielow openings --plies 8 --count 3000 --seed 7 --balanced-depth 8 --max-eval 80`

@@ -88,6 +88,16 @@ pub struct Params {
     pub futility_margin: i32,
     /// The deepest node whose quiet moves futility pruning may skip.
     pub futility_depth: i32,
+    /// Quiescence's first ply also searches the quiet moves that attack the enemy king (the
+    /// checks of chess): a threat the stand-pat cannot see.
+    pub qsearch_threats: bool,
+    /// Razoring: far enough below alpha near the leaves, only a capture can save the node, so
+    /// quiescence decides (the node fails low when it does).
+    pub razoring: bool,
+    /// Razoring margin per ply of depth.
+    pub razor_margin: i32,
+    /// The deepest node razoring may cut.
+    pub razor_depth: i32,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
     /// The first half-width of an aspiration window.
@@ -107,6 +117,9 @@ pub struct Params {
     pub null_move_divisor: i32,
     /// The shallowest node that tries a null move.
     pub null_move_min_depth: i32,
+    /// The null move reduces one ply more per this much of the evaluation above beta (at most
+    /// three more); 0: the reduction ignores the evaluation.
+    pub null_move_eval_divisor: i32,
     /// Late move pruning: near the leaves, skip the quiet moves ordered after the first few.
     pub late_move_pruning: bool,
     /// The deepest node late move pruning acts at.
@@ -212,6 +225,10 @@ impl Default for Params {
             futility: false,
             futility_margin: 120,
             futility_depth: 2,
+            qsearch_threats: false,
+            razoring: false,
+            razor_margin: 200,
+            razor_depth: 2,
             aspiration: true,
             aspiration_window: 32,
             aspiration_min_depth: 5,
@@ -221,6 +238,7 @@ impl Default for Params {
             null_move_base: 2,
             null_move_divisor: 4,
             null_move_min_depth: 3,
+            null_move_eval_divisor: 0,
             late_move_pruning: true,
             late_move_depth: 3,
             late_move_base: 4,

@@ -65,7 +65,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 65] = [
+pub const SPECS: [ParamSpec; 70] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -89,6 +89,10 @@ pub const SPECS: [ParamSpec; 65] = [
     switch!("Futility", futility),
     number!("FutilityMargin", futility_margin, 0, 1000, 10),
     number!("FutilityDepth", futility_depth, 0, 64, 1),
+    switch!("QSearchThreats", qsearch_threats),
+    switch!("Razoring", razoring),
+    number!("RazorMargin", razor_margin, 0, 2000, 16),
+    number!("RazorDepth", razor_depth, 1, 64, 1),
     switch!("Aspiration", aspiration),
     number!("AspirationWindow", aspiration_window, 1, 1000, 4),
     number!("AspirationMinDepth", aspiration_min_depth, 1, 64, 1),
@@ -98,6 +102,7 @@ pub const SPECS: [ParamSpec; 65] = [
     number!("NullMoveBase", null_move_base, 0, 64, 1),
     number!("NullMoveDivisor", null_move_divisor, 1, 64, 1),
     number!("NullMoveMinDepth", null_move_min_depth, 1, 64, 1),
+    number!("NullMoveEvalDivisor", null_move_eval_divisor, 0, 2000, 16),
     switch!("LateMovePruning", late_move_pruning),
     number!("LateMoveDepth", late_move_depth, 0, 64, 1),
     number!("LateMoveBase", late_move_base, 0, 256, 1),

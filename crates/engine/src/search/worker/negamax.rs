@@ -105,6 +105,9 @@ impl Worker<'_> {
             return eval;
         }
 
+        if let Some(score) = self.razor(position, node, in_danger || excluding, eval) {
+            return score;
+        }
         if !excluding {
             if let Some(score) = self.null_move(position, node, in_danger, eval) {
                 return score;
@@ -314,6 +317,32 @@ impl Worker<'_> {
         }
     }
 
+    /// Razoring (`Razoring`): at a node off the principal variation whose evaluation `eval`
+    /// lies more than `RazorMargin` per ply below alpha, a quiet move is not expected to make
+    /// up the difference, so the captures alone decide: quiescence with a null window at
+    /// alpha. Returns its score when it fails low too; otherwise the node is searched as usual.
+    fn razor(&mut self, position: &Position, node: Node, exempt: bool, eval: i32) -> Option<i32> {
+        let tried = self.params.razoring
+            && !exempt
+            && !node.is_pv()
+            && node.depth <= self.params.razor_depth
+            && node.alpha.abs() < Score::MATE_BOUND
+            && eval + self.params.razor_margin * node.depth < node.alpha;
+        if !tried {
+            return None;
+        }
+        let window = Node {
+            alpha: node.alpha - 1,
+            beta: node.alpha,
+            ..node
+        };
+        let score = self.qsearch(position, window, 0, None);
+        if self.unwinding() {
+            return Some(0);
+        }
+        (score < node.alpha).then_some(score)
+    }
+
     /// Null move: if passing still leaves the side to move above beta after a reduced search,
     /// a real move would too; returns the node's score when it does. `eval` is the node's
     /// evaluation as the pruning decisions see it. The rules forbid passing,
@@ -341,7 +370,11 @@ impl Worker<'_> {
         if !tried {
             return None;
         }
-        let r = self.params.null_move_base + node.depth / self.params.null_move_divisor;
+        let mut r = self.params.null_move_base + node.depth / self.params.null_move_divisor;
+        if self.params.null_move_eval_divisor > 0 {
+            // The further above beta, the less a shallower search risks.
+            r += ((eval - node.beta) / self.params.null_move_eval_divisor).min(3);
+        }
         self.null_plies[ply] = true;
         let child = self.pass(position, node.ply);
         let reply = node.scout_child(r, node.beta - 1).expecting_cut(false);

@@ -44,8 +44,10 @@ use crate::eval;
 use crate::score::Score;
 use crate::search::exchange;
 use crate::search::node::Node;
+use lielow_rules::attacks;
 use lielow_rules::board::{BoardSize, Square};
 use lielow_rules::movegen::Kind;
+use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 
 impl Worker<'_> {
@@ -83,7 +85,13 @@ impl Worker<'_> {
             }
             node.alpha = node.alpha.max(best_score);
         }
-        let kind = if evasions { Kind::All } else { Kind::Captures };
+        // Threats: at the first ply, quiet moves that attack the enemy king too.
+        let threats = !evasions && qdepth == 0 && self.params.qsearch_threats;
+        let kind = if evasions || threats {
+            Kind::All
+        } else {
+            Kind::Captures
+        };
         let count = self.ordering.generate(position, ply, kind, None);
         let full_plies = match position.size() {
             BoardSize::Eight => self.params.qsearch_full_plies,
@@ -93,7 +101,10 @@ impl Worker<'_> {
         let mut best_move = None;
         for index in 0..count {
             let mv = self.ordering.pick(ply, index);
-            if let (false, Some(to)) = (evasions, mv.to()) {
+            if threats && !mv.is_capture() && !threatens_king(position, mv) {
+                continue;
+            }
+            if let (false, true, Some(to)) = (evasions, mv.is_capture(), mv.to()) {
                 if recaptures_only && Some(to) != last_capture {
                     continue;
                 }
@@ -135,4 +146,16 @@ impl Worker<'_> {
         }
         best_score
     }
+}
+
+/// Whether the quiet move `mv` lands its stack (one taller there) where it attacks the enemy
+/// king: the opponent must answer it, or lose the king.
+#[inline]
+fn threatens_king(position: &Position, mv: Move) -> bool {
+    let us = position.side_to_move();
+    let (Some(king), Some(to)) = (position.king(us.opponent()), mv.to()) else {
+        return false;
+    };
+    let height = position.height(mv.from()) + 1;
+    height < position.size().n() && attacks::origins(position.size(), height, king).contains(to)
 }
