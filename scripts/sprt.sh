@@ -8,7 +8,8 @@
 # revision's ("base") until the SPRT decides, and prints the verdict.
 #
 # Defaults, each overridable by an environment variable:
-#   SPRT=elo0=0,elo1=5,alpha=0.05,beta=0.05   TC=2+0.02 (seconds: base+increment)
+#   SPRT=elo0=0,elo1=5,alpha=0.05,beta=0.05 (SPRT=none: exactly GAMES games, no test)
+#   TC=2+0.02 (seconds: base+increment)
 #   CONCURRENCY=$(nproc)   GAMES=20000 (upper bound; the SPRT normally stops well before)
 #   PLIES=8 (random opening plies; or BOOK=<file> for an openings file)   SIZE=8   SEED=<time>
 # Extra arguments go to `lielow match` after these (e.g. --movetime 100 instead of a clock is
@@ -61,6 +62,10 @@ openings=(--random-plies "$PLIES" --size "$SIZE")
 if [ -n "${BOOK:-}" ]; then
     openings=(--openings "$BOOK")
 fi
+sprt=(--sprt "$SPRT")
+if [ "$SPRT" = none ]; then
+    sprt=()
+fi
 time_control=()
 if [ -n "$TC" ]; then
     time_control=(--tc "$TC")
@@ -71,7 +76,7 @@ status=0
 "$tmp/lielow-new" match \
     --engine "$tmp/lielow-new" name=new \
     --engine "$tmp/lielow-base" name=base \
-    --sprt "$SPRT" --games "$GAMES" --concurrency "$CONCURRENCY" --seed "$SEED" \
+    "${sprt[@]}" --games "$GAMES" --concurrency "$CONCURRENCY" --seed "$SEED" \
     "${time_control[@]}" "${openings[@]}" --json "$tmp/summary.json" "$@" || status=$?
 if [ "$status" -ne 0 ]; then
     echo "sprt.sh: the match failed (status $status)" >&2
@@ -89,7 +94,11 @@ H0)
     exit 1
     ;;
 *)
-    echo "verdict: undecided after the game limit (SPRT $SPRT)"
+    if [ "$SPRT" = none ]; then
+        echo "played $GAMES games (no SPRT): the Elo is in the summary above"
+    else
+        echo "verdict: undecided after the game limit (SPRT $SPRT)"
+    fi
     exit 3
     ;;
 esac

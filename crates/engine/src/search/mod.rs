@@ -61,6 +61,7 @@
 //! | `Futility` (quiet moves at depth 1-2 skipped when 120 per ply below alpha; off since the hand-set evaluation, never measured with the network) | -2.2 ± 17.3 (1278, stopped at LLR -0.93) | not run | off |
 //! | `QSearchThreats` (quiescence's first ply also tries the quiet moves that attack the enemy king) | +2.4 ± 14.0 (2050, stopped at LLR -0.52) | not run | off: no gain seen |
 //! | `Razoring` (200 per ply, depth 1-2) | -34.1 ± 23.3 (572, H0) | not run: H0 on 8x8 | off |
+//! | `NullMoveEvalDivisor` 200 (the null move a ply shallower per 200 above beta, 3 at most) | +1.2 ± 10.7 (1794, stopped at LLR -1.28) | not run | 0: no gain seen |
 //!
 //! From `CaptureHistory` on, the runs used balanced openings instead of random plies (`BOOK=`, a
 //! file of `lielow openings --plies 8 --count 3000 --seed 7 --balanced-depth 8 --max-eval 80`
