@@ -15,8 +15,8 @@
 # Extra arguments go to `lielow match` after these (e.g. --movetime 100 instead of a clock is
 # given as TC= plus `--movetime 100`; per-engine options are not supported here).
 #
-# Exit status: 0 when H1 is accepted (new is better), 1 when H0 is accepted, 3 when the match
-# ended undecided, 2 on errors.
+# Exit status: 0 when H1 is accepted (new is better) or SPRT=none played its games, 1 when H0
+# is accepted, 3 when the match ended undecided, 2 on errors.
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
@@ -96,9 +96,9 @@ H0)
 *)
     if [ "$SPRT" = none ]; then
         echo "played $GAMES games (no SPRT): the Elo is in the summary above"
-    else
-        echo "verdict: undecided after the game limit (SPRT $SPRT)"
+        exit 0
     fi
+    echo "verdict: undecided after the game limit (SPRT $SPRT)"
     exit 3
     ;;
 esac

@@ -912,7 +912,8 @@ fn clear_hash_and_move_overhead() {
     assert!(engine.ask("setoption name Clear Hash").is_empty());
     let (without_table, _) = engine.go("go depth 7");
     assert_ne!(nodes(&with_table), nodes(&without_table));
-    // An overhead as large as the movetime still leaves half of it, and a move.
+    // An overhead as large as the movetime still leaves all but a sixteenth of it (47 ms of
+    // 50), and a move.
     assert!(engine
         .ask("setoption name Move Overhead value 5000")
         .is_empty());

@@ -446,6 +446,7 @@ fn every_heuristic_on() -> Params {
         singular: true,
         probcut: true,
         razoring: true,
+        null_move_eval_divisor: 200,
         qsearch_threats: true,
         lmr_cut_node: 1024,
         tt_eval: true,

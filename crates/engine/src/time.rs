@@ -66,8 +66,8 @@ impl TimeBudget {
     }
 
     /// The budget for `side` to move under `limits`, keeping `overhead` ms back from every
-    /// budget (a sixteenth of a `movetime` at most). `infinite` has no deadline at all; a `movetime` and
-    /// a clock both apply when both are given (the tighter wins).
+    /// budget (a sixteenth of a `movetime` at most). `infinite` has no deadline at all; a
+    /// `movetime` and a clock both apply when both are given (the tighter wins).
     pub fn with_overhead(limits: &Limits, side: Side, overhead: u64) -> TimeBudget {
         if limits.infinite {
             return TimeBudget {

@@ -118,8 +118,10 @@ pub struct Params {
     /// The shallowest node that tries a null move.
     pub null_move_min_depth: i32,
     /// The null move reduces one ply more per this much of the evaluation above beta (at most
-    /// three more); 0: the reduction ignores the evaluation.
+    /// `null_move_eval_max` more); 0: the reduction ignores the evaluation.
     pub null_move_eval_divisor: i32,
+    /// The most plies [`Params::null_move_eval_divisor`] adds to the null move's reduction.
+    pub null_move_eval_max: i32,
     /// Late move pruning: near the leaves, skip the quiet moves ordered after the first few.
     pub late_move_pruning: bool,
     /// The deepest node late move pruning acts at.
@@ -239,6 +241,7 @@ impl Default for Params {
             null_move_divisor: 4,
             null_move_min_depth: 3,
             null_move_eval_divisor: 0,
+            null_move_eval_max: 3,
             late_move_pruning: true,
             late_move_depth: 3,
             late_move_base: 4,

@@ -65,7 +65,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 70] = [
+pub const SPECS: [ParamSpec; 71] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -103,6 +103,7 @@ pub const SPECS: [ParamSpec; 70] = [
     number!("NullMoveDivisor", null_move_divisor, 1, 64, 1),
     number!("NullMoveMinDepth", null_move_min_depth, 1, 64, 1),
     number!("NullMoveEvalDivisor", null_move_eval_divisor, 0, 2000, 16),
+    number!("NullMoveEvalMax", null_move_eval_max, 0, 16, 1),
     switch!("LateMovePruning", late_move_pruning),
     number!("LateMoveDepth", late_move_depth, 0, 64, 1),
     number!("LateMoveBase", late_move_base, 0, 256, 1),

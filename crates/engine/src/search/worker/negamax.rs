@@ -1,6 +1,6 @@
 //! The principal variation search of one node: table cut-offs, the danger extension, internal
-//! iterative reduction, reverse futility, null move, ProbCut (`probcut.rs`), late move pruning
-//! and reductions, and the
+//! iterative reduction, reverse futility, razoring, null move, ProbCut (`probcut.rs`), late
+//! move pruning and reductions, and the
 //! moves searched in order (shared with other threads once the first is done).
 
 use arrayvec::ArrayVec;
@@ -373,7 +373,8 @@ impl Worker<'_> {
         let mut r = self.params.null_move_base + node.depth / self.params.null_move_divisor;
         if self.params.null_move_eval_divisor > 0 {
             // The further above beta, the less a shallower search risks.
-            r += ((eval - node.beta) / self.params.null_move_eval_divisor).min(3);
+            r += ((eval - node.beta) / self.params.null_move_eval_divisor)
+                .min(self.params.null_move_eval_max);
         }
         self.null_plies[ply] = true;
         let child = self.pass(position, node.ply);
