@@ -3,7 +3,7 @@
 # issue 21 (the runs and what they gained: README, "Tuning with SPSA"):
 #
 #   scripts/spsa/search.sh STATE_DIR   (SIZE=8 ITERATIONS=1000 PAIRS=2 NODES=20000 SEED=1
-#                                       CONCURRENCY=1)
+#                                       CONCURRENCY=1 PARAMS=scripts/spsa/search.params)
 #
 # The binary is target/release/lielow of this checkout, copied into STATE_DIR at the first
 # start so that a rebuild changes nothing; started again, the run goes on from its state file.
@@ -15,6 +15,8 @@ dir=$1
 SIZE=${SIZE:-8} ITERATIONS=${ITERATIONS:-1000} PAIRS=${PAIRS:-2} NODES=${NODES:-20000} SEED=${SEED:-1}
 CONCURRENCY=${CONCURRENCY:-1}
 here=$(cd "$(dirname "$0")" && pwd)
+PARAMS=${PARAMS:-$here/search.params}
+PARAMS=$(cd "$(dirname "$PARAMS")" && pwd)/$(basename "$PARAMS")
 root=$(git -C "$here" rev-parse --show-toplevel)
 mkdir -p "$dir"
 state="$dir/spsa$SIZE.json"
@@ -23,6 +25,6 @@ if [ -f "$state" ]; then
 fi
 (cd "$root" && cargo build --release --quiet)
 cp "${CARGO_TARGET_DIR:-$root/target}/release/lielow" "$dir/lielow"
-exec "$dir/lielow" spsa --params "$here/search.params" --engine "$dir/lielow" option.Threads=1 \
+exec "$dir/lielow" spsa --params "$PARAMS" --engine "$dir/lielow" option.Threads=1 \
     --state "$state" --iterations "$ITERATIONS" --pairs "$PAIRS" --nodes "$NODES" --size "$SIZE" \
     --random-plies 8 --seed "$SEED" --concurrency "$CONCURRENCY"
