@@ -246,8 +246,9 @@ fn bad_parameter_files_and_options_are_refused_with_exit_2() {
     let listed = lielow(&["spsa", "--list"]);
     assert!(listed.status.success());
     let list = support::stdout(&listed);
+    let lmr_base = lielow_engine::search::Params::default().lmr_base;
     assert!(
-        list.contains("\nLMRBase, 86, -200, 400, 10, 0.002\n"),
+        list.contains(&format!("\nLMRBase, {lmr_base}, -200, 400, 10, 0.002\n")),
         "{list}"
     );
     assert!(

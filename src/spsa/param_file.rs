@@ -196,9 +196,10 @@ mod tests {
     fn the_engine_defaults_read_back() {
         let params = parse(&engine_defaults()).unwrap();
         let lmr = params.iter().find(|p| p.name == "LMRBase").unwrap();
+        let default = f64::from(lielow_engine::search::Params::default().lmr_base);
         assert_eq!(
             (lmr.start, lmr.min, lmr.max, lmr.c_end),
-            (86.0, -200.0, 400.0, 10.0)
+            (default, -200.0, 400.0, 10.0)
         );
         assert_eq!(
             params.len(),

@@ -406,7 +406,7 @@ impl Worker<'_> {
     }
 
     /// The late-move reduction of the `index`-th move of a node: quiet moves from the
-    /// `LMRMinIndex`-th (2) on, at depth `LMRMinDepth` (3) or more, by the table
+    /// `LMRMinIndex`-th (1) on, at depth `LMRMinDepth` (3) or more, by the table
     /// (`reductions.rs`); fewer plies at PV nodes and for moves with a good history, more with
     /// a bad one, when not improving, and at expected cut nodes (`LMRCutNode`).
     #[inline]

@@ -8,7 +8,7 @@
 //! `go depth 1` (a 9x9 position 46 moves into a game). Four bounds, each a parameter
 //! (development options, see protocol.md):
 //!
-//! - past `QSearchFullPlies` plies (4 on 8x8; `QSearchFullPlies9`, 2, on 9x9) only recaptures on
+//! - past `QSearchFullPlies` plies (3 on 8x8; `QSearchFullPlies9`, 2, on 9x9) only recaptures on
 //!   the square of the last capture are searched: the cap that bounds the tree;
 //! - delta pruning: a capture whose material gain plus `DeltaMargin` cannot lift the static
 //!   evaluation to alpha is skipped;

@@ -13,10 +13,11 @@
 //!
 //! Only the main thread opens split points, at most one per ply, in storage allocated with the
 //! threads (`Searcher::set_threads`), so a search allocates nothing for them; helpers never
-//! split. With the default parameters shared nodes are never pruned: late move pruning and
-//! futility pruning act at non-PV nodes of depth `LateMoveDepth` (3) or `FutilityDepth` (2) or
-//! less. A tuner that raises those only makes a shared node search the moves it would have
-//! pruned: the split point hands out every remaining move with its reduction.
+//! split. Late move pruning acts at non-PV nodes of depth `LateMoveDepth` (4) or less, and
+//! futility (off) at `FutilityDepth` (2) or less; non-PV nodes are shared from depth 4 on. A
+//! shared node of depth 4 so searches the moves one thread would have pruned there (the split
+//! point hands out every remaining move with its reduction): the same result, more nodes.
+//! (Until the fourth SPSA round `LateMoveDepth` was 3 and no shared node was ever pruned.)
 //!
 //! The two split depths are constants, not development options: they decide which nodes the
 //! threads share, so they change the time to depth, not the tree; tuning games run one thread,
