@@ -111,7 +111,7 @@
 //! | and `TTEval` (Bench 479858) | +120.4 ± 38.9 (66.7%) | +150.0 ± 43.2 (70.3%) |
 //! | the same at 200 ms a move | +100.4 ± 40.2 (256 games, stopped for time) | +171.1 ± 69.2 (114, stopped for time) |
 //! | and a movetime spent to its last 3 ms, not 10 (`time.rs`), with the table prefetch (Bench 477659) | +123.0 ± 38.5 (67.0%) | +150.0 ± 43.9 (70.3%) |
-//! | and the fourth SPSA round's numbers (Bench 412722; README, "Tuning with SPSA") | +144.4 ± 41.1 (69.7%; two games at a time, nothing beside) | not measured against 198d91b (+10.4 ± 33.1 over the row above, 400 games) |
+//! | and the fourth SPSA round's numbers (Bench 412722; README, "Tuning with SPSA") | +144.4 ± 41.1 (69.7%; two games at a time, nothing beside) | +206.7 ± 48.6 (76.7%; the same conditions) |
 //!
 //! The last row: `SPRT=none` `scripts/sprt.sh` as in the README (this build's
 //! `lielow openings` books of seed 7, match seed 11), one game at a time beside a fixed-node
