@@ -395,6 +395,15 @@ impl<'a> Worker<'a> {
             && !self.root_excluded.contains(&mv)
     }
 
+    /// Starts loading the table's bucket for `key` (a child about to be searched), when the
+    /// table is in use.
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        if self.params.tt {
+            self.tt.prefetch(key);
+        }
+    }
+
     /// The table's entry for `key`, when the table is in use.
     #[inline]
     fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
@@ -474,9 +483,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn play(&mut self, position: &Position, mv: Move, ply: usize) -> Position {
         let child = position.play(mv);
-        if self.params.tt {
-            self.tt.prefetch(child.key());
-        }
+        self.prefetch(child.key());
         if self.network.is_some() {
             self.accumulators.play(mv, &child, ply);
         }
@@ -504,9 +511,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn pass(&mut self, position: &Position, ply: usize) -> Position {
         let child = position.pass();
-        if self.params.tt {
-            self.tt.prefetch(child.key());
-        }
+        self.prefetch(child.key());
         self.played[ply] = None;
         if self.network.is_some() {
             self.accumulators.pass(&child, ply);
