@@ -432,6 +432,7 @@ impl Searcher {
                 limits,
                 position.side_to_move(),
                 self.settings.move_overhead_ms,
+                self.settings.params.time_moves_to_go as u64,
             ),
             started,
             clock_started: started,

@@ -199,6 +199,9 @@ pub struct Params {
     pub pace_effort_base: i32,
     /// [`PacingWeights::effort_factor`].
     pub pace_effort_factor: i32,
+    /// How many more moves a clock without `movestogo` is planned to last: the soft deadline
+    /// plans the remaining time over this ([`crate::time::DEFAULT_MOVES_TO_GO`]).
+    pub time_moves_to_go: i32,
 }
 
 impl Default for Params {
@@ -275,6 +278,7 @@ impl Default for Params {
             pace_falling: 10,
             pace_effort_base: 150,
             pace_effort_factor: 80,
+            time_moves_to_go: crate::time::DEFAULT_MOVES_TO_GO,
         }
     }
 }

@@ -65,7 +65,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 71] = [
+pub const SPECS: [ParamSpec; 72] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -137,6 +137,7 @@ pub const SPECS: [ParamSpec; 71] = [
     number!("PaceFalling", pace_falling, 0, 100, 2),
     number!("PaceEffortBase", pace_effort_base, 10, 400, 8),
     number!("PaceEffortFactor", pace_effort_factor, 0, 400, 8),
+    number!("TimeMovesToGo", time_moves_to_go, 2, 100, 2),
 ];
 
 impl ParamSpec {
