@@ -31,9 +31,11 @@ use lielow_rules::position::Position;
 
 /// The shallowest PV node the main thread shares (depth 3 measured faster than 2, 4 and 5).
 const SPLIT_MIN_DEPTH: i32 = 3;
-/// The shallowest other node the main thread shares: late move pruning and futility pruning
-/// act at depths up to 3 by default, so a shared node never prunes and its moves need only their
-/// reduction. (Sharing only PV nodes measured slower.)
+/// The shallowest other node the main thread shares. A shared node hands out its moves with
+/// their reductions only, never pruning: chosen when late move pruning acted at depths up to 3,
+/// so that no shared node lost a pruning; since the fourth SPSA round it acts at 4, and a shared
+/// node of depth 4 searches what one thread would prune (the module doc). 5 is untried.
+/// (Sharing only PV nodes measured slower.)
 const SPLIT_MIN_DEPTH_NON_PV: i32 = 4;
 
 impl Worker<'_> {
