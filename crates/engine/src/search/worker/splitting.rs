@@ -34,7 +34,12 @@ const SPLIT_MIN_DEPTH: i32 = 3;
 /// The shallowest other node the main thread shares. A shared node hands out its moves with
 /// their reductions only, never pruning: chosen when late move pruning acted at depths up to 3,
 /// so that no shared node lost a pruning; since the fourth SPSA round it acts at 4, and a shared
-/// node of depth 4 searches what one thread would prune (the module doc). 5 is untried.
+/// node of depth 4 searches what one thread would prune (the module doc). 5 reaches depth
+/// sooner (2 threads from the start, `scripts/time-to-depth.sh`, 27 runs each in alternating
+/// batches: 8x8 depth 17 median 1506 ms against 779, 9x9 depth 15 722 against 527) but did
+/// not play better: 2-thread engines at 50 ms a move on 8x8, balanced book, match seed 14, one
+/// game at a time, 5 against 4: -16.0 ± 23.7 (608 games, stopped). The moves a shared depth-4
+/// node keeps seem to be worth their nodes; 4 stays until games say otherwise on both sizes.
 /// (Sharing only PV nodes measured slower.)
 const SPLIT_MIN_DEPTH_NON_PV: i32 = 4;
 
