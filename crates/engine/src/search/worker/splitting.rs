@@ -16,12 +16,15 @@
 //! split. Late move pruning acts at non-PV nodes of depth `LateMoveDepth` (4) or less, and
 //! futility (off) at `FutilityDepth` (2) or less; non-PV nodes are shared from depth 4 on. A
 //! shared node of depth 4 so searches the moves one thread would have pruned there (the split
-//! point hands out every remaining move with its reduction): the same result, more nodes.
+//! point hands out every remaining move with its reduction): more nodes, and a result that may
+//! differ where a pruned move would have raised alpha.
 //! (Until the fourth SPSA round `LateMoveDepth` was 3 and no shared node was ever pruned.)
 //!
 //! The two split depths are constants, not development options: they decide which nodes the
-//! threads share, so they change the time to depth, not the tree; tuning games run one thread,
-//! where they do nothing. They were chosen by time to depth (below), the measure of speed.
+//! threads share, so they change the time to depth and, through the pruning above, the
+//! multi-threaded tree; tuning games run one thread, where they do nothing. They were chosen by
+//! time to depth (below), the measure of speed; a faster non-PV depth was then measured in
+//! games too (`SPLIT_MIN_DEPTH_NON_PV`).
 
 use super::Worker;
 use crate::search::node::{Node, Unwind};
