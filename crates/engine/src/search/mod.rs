@@ -68,6 +68,9 @@
 //! | quiet moves landing in the enemy's reach ordered 1000 higher | -92.0 ± 37.8 (340, H0) | not run | removed |
 //! | the same by 24 | +1.9 ± 23.8 (748, stopped) | not run | removed |
 //! | the same by -24 (lower) | -25.1 ± 23.6 (776, stopped at LLR -2.18) | not run | removed |
+//! | `LMRTTCapture` 1024 (a ply more for quiet moves where the table's move is a capture) | -4.7 ± 11.4 (2974, H0) | not run: H0 on 8x8 | removed |
+//! | `LMRThreat` 1024 (a ply less for a quiet move that attacks the enemy king) | +1.6 ± 8.2 (6000, the limit, LLR -1.94) | not run | removed: no gain seen (the danger extension already gives the threatened king's side a ply) |
+//! | `LMRDeeper` 40 (a reduced move 40 above alpha searched again a ply deeper) | -8.8 ± 13.3 (1814, H0) | not run: H0 on 8x8 | removed |
 //!
 //! From `CaptureHistory` on, the runs used balanced openings instead of random plies (`BOOK=`, a
 //! file of `lielow openings --plies 8 --count 3000 --seed 7 --balanced-depth 8 --max-eval 80`
@@ -78,6 +81,14 @@
 //! (stack counts by height) may be too coarse to tell positions the network misjudges alike.
 //! Coarser network output (`EvalGrain`) removes the depth-15 jump from the 8x8 start (5.99M
 //! nodes to 426k) but costs Elo: the 1-2 centi-stack differences it erases are real.
+//!
+//! Do the switches that gain most at long time controls in chess gain more at more nodes here?
+//! Three of them at 150,000 nodes a move (7.5 times the table's; about 45 ms a move on 8x8),
+//! 8x8, the balanced book, on a lent 16-core machine (Intel Xeon), the three matches side by
+//! side at 5 games at a time for 470 s, then `Singular` and `ContHistory` again at 8 each for
+//! 300 s with other match seeds, pooled: `Singular` +3.0 ± 15.9 (1398 games), `ContHistory`
+//! +9.3 ± 16.6 (1346), `Correction` -8.6 ± 25.7 (648). No clear gain: defaults unchanged;
+//! `ContHistory` is the one to measure again with more games.
 //!
 //! The quiet history is small: at nodes of depth 1 to 3 of 20,000-node searches a few moves
 //! into a game, the 1st to 90th percentiles of the moves' histories run from -30 to +47, far
