@@ -136,6 +136,11 @@ pub struct Params {
     pub iir_min_depth: i32,
     /// A cut-off's history bonus in hundredths of depth^2 (the tried quiet moves lose as much).
     pub history_bonus: i32,
+    /// When every move of a node fails low, the opponent's quiet move that led to it gains this
+    /// many hundredths of a cut-off's history bonus (0: nothing), on 8x8.
+    pub history_prior: i32,
+    /// The same on 9x9.
+    pub history_prior_9: i32,
     /// The network's output is rounded to a multiple of this (1: as it comes). Scores a few
     /// centi-stacks apart are ties the network cannot tell apart, and coarser steps let the
     /// search cut on them instead of re-searching for a 1-point gain.
@@ -252,6 +257,8 @@ impl Default for Params {
             iir: true,
             iir_min_depth: 4,
             history_bonus: 102,
+            history_prior: 0,
+            history_prior_9: 0,
             eval_grain: 1,
             cont_history: false,
             capture_history: false,

@@ -65,7 +65,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 72] = [
+pub const SPECS: [ParamSpec; 74] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -111,6 +111,8 @@ pub const SPECS: [ParamSpec; 72] = [
     switch!("IIR", iir),
     number!("IIRMinDepth", iir_min_depth, 2, 64, 1),
     number!("HistoryBonus", history_bonus, 0, 1000, 10),
+    number!("HistoryPrior", history_prior, 0, 1000, 10),
+    number!("HistoryPrior9", history_prior_9, 0, 1000, 10),
     number!("EvalGrain", eval_grain, 1, 32, 1),
     switch!("ContHistory", cont_history),
     switch!("CaptureHistory", capture_history),

@@ -12,7 +12,7 @@ use crate::search::node::Node;
 use crate::search::params::Params;
 use crate::search::reductions::PLY;
 use crate::tt::Bound;
-use lielow_rules::board::Side;
+use lielow_rules::board::{BoardSize, Side};
 use lielow_rules::movegen::Kind;
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
@@ -259,9 +259,33 @@ impl Worker<'_> {
             self.correction
                 .update(position, depth, best_score, static_eval);
         }
+        if best_move.is_none() {
+            self.reward_prior_move(position, ply, depth);
+        }
         let outcome = Outcome::at(&node, alpha_on_entry, best_score, best_move);
         self.store(key, ply, depth, outcome, raw_eval);
         best_score
+    }
+
+    /// Every move of the node at `ply` failed low: the opponent's quiet move that led here
+    /// refuted them all, and gains history as if it had cut off (`HistoryPrior` hundredths of
+    /// a cut-off's bonus on 8x8, `HistoryPrior9` on 9x9).
+    fn reward_prior_move(&mut self, position: &Position, ply: usize, depth: i32) {
+        let share = match position.size() {
+            BoardSize::Eight => self.params.history_prior,
+            BoardSize::Nine => self.params.history_prior_9,
+        };
+        let Some(prior) = ply.checked_sub(1).and_then(|at| self.played[at]) else {
+            return;
+        };
+        if share == 0 || prior.is_capture() {
+            return;
+        }
+        let us = position.side_to_move();
+        let bonus = depth * depth * self.params.history_bonus / 100 * share / 100;
+        let previous = self.previous_moves(ply - 1);
+        self.ordering
+            .update_quiet(us.opponent(), prior, previous, bonus);
     }
 
     /// Singular extension (`Singular`): whether the table move is the only good one. A search
