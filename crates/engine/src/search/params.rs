@@ -261,7 +261,7 @@ impl Default for Params {
             iir: true,
             iir_min_depth: 4,
             history_bonus: 102,
-            history_prior: 0,
+            history_prior: 100,
             history_prior_9: 0,
             eval_grain: 1,
             cont_history: false,
