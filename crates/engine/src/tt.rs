@@ -9,8 +9,7 @@
 //! ```text
 //! bits  0..=15  best move, `Move::to_bits()` (0 = no move)
 //! bits 16..=31  score, an i16, with proven results stored relative to this node (see below)
-//! bits 32..=38  depth in plies (0..=127; qsearch stores 0)
-//! bit  39       whether the node was searched as a PV node (`LMRWasPv`)
+//! bits 32..=39  depth in plies (u8; qsearch stores 0)
 //! bits 40..=41  bound: 0 = empty, 1 = upper (fail low), 2 = lower (fail high), 3 = exact
 //! bits 42..=47  generation (the search counter modulo 64) that wrote the entry
 //! bits 48..=63  static evaluation, an i16 (for pruning decisions at the node)
@@ -81,8 +80,6 @@ pub struct Entry {
     pub bound: Bound,
     /// The static evaluation of the position.
     pub eval: i32,
-    /// Whether the node was searched as a PV node, then or at an earlier visit (`LMRWasPv`).
-    pub was_pv: bool,
 }
 
 impl Entry {
@@ -226,16 +223,13 @@ fn pack(
     bound: Bound,
     generation: u8,
     eval: i32,
-    was_pv: bool,
 ) -> u64 {
     let mv = best_move.map_or(0, Move::to_bits) as u64;
     let score = (score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
-    // Seven bits: the search never goes deeper than `MAX_PLY` (128).
-    let depth = depth.clamp(0, 127) as u64;
+    let depth = depth.clamp(0, 255) as u64;
     let eval = (eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
     mv | score << 16
         | depth << 32
-        | u64::from(was_pv) << 39
         | (bound as u64) << 40
         | (generation as u64 & 63) << 42
         | eval << 48
@@ -243,7 +237,7 @@ fn pack(
 
 #[inline]
 fn depth_of(data: u64) -> i32 {
-    ((data >> 32) & 0x7F) as i32
+    ((data >> 32) & 0xFF) as i32
 }
 
 #[inline]
@@ -379,7 +373,6 @@ impl TranspositionTable {
             depth: depth_of(data),
             bound,
             eval: i32::from((data >> 48) as u16 as i16),
-            was_pv: data >> 39 & 1 == 1,
         })
     }
 
@@ -423,7 +416,6 @@ impl TranspositionTable {
             entry.bound,
             self.generation,
             entry.eval,
-            entry.was_pv,
         );
         bucket.write(victim, key, data);
     }
@@ -491,7 +483,6 @@ mod tests {
                 depth: 7,
                 bound: Bound::Lower,
                 eval: 45,
-                was_pv: true,
             },
         );
         let entry = tt.probe(key, 3).expect("stored entry is found");
@@ -500,7 +491,6 @@ mod tests {
         assert_eq!(entry.depth, 7);
         assert_eq!(entry.bound, Bound::Lower);
         assert_eq!(entry.eval, 45);
-        assert!(entry.was_pv);
         assert_eq!(tt.probe(key ^ 1, 3), None);
     }
 
@@ -518,7 +508,6 @@ mod tests {
                 depth: 3,
                 bound: Bound::Exact,
                 eval: 0,
-                was_pv: false,
             },
         );
         // Read at ply 2 the same node's win is 3 plies from that root.
@@ -532,28 +521,10 @@ mod tests {
                 depth: 9,
                 bound: Bound::Exact,
                 eval: 0,
-                was_pv: false,
             },
         );
         assert_eq!(tt.probe(key, 1).unwrap().score, Score::loss_in(3).0);
         assert_eq!(from_tt(to_tt(250, 7), 7), 250);
-    }
-
-    #[test]
-    fn the_pv_flag_and_the_deepest_depth_share_a_byte_without_mixing() {
-        let tt = TranspositionTable::new(1);
-        for (key, depth, was_pv) in [(7, 127, false), (8, 0, true), (9, 127, true)] {
-            let entry = Entry {
-                best_move: None,
-                score: 0,
-                depth,
-                bound: Bound::Exact,
-                eval: 0,
-                was_pv,
-            };
-            tt.store(key, 0, entry);
-            assert_eq!(tt.probe(key, 0), Some(entry));
-        }
     }
 
     #[test]
@@ -564,7 +535,6 @@ mod tests {
             depth: 3,
             bound,
             eval: 0,
-            was_pv: false,
         };
         assert!(entry(Bound::Exact).cuts_off(0, 100));
         assert!(entry(Bound::Lower).cuts_off(0, 50));
@@ -586,7 +556,6 @@ mod tests {
                 depth: 5,
                 bound: Bound::Exact,
                 eval: 0,
-                was_pv: false,
             },
         );
         assert!(tt.probe(key, 0).is_some());
@@ -607,7 +576,6 @@ mod tests {
                 depth: 12,
                 bound: Bound::Lower,
                 eval: 0,
-                was_pv: false,
             },
         );
         tt.store(
@@ -619,7 +587,6 @@ mod tests {
                 depth: 3,
                 bound: Bound::Upper,
                 eval: 0,
-                was_pv: false,
             },
         );
         assert_eq!(tt.probe(key, 0).unwrap().depth, 12);
@@ -632,7 +599,6 @@ mod tests {
                 depth: 11,
                 bound: Bound::Upper,
                 eval: 0,
-                was_pv: false,
             },
         );
         let entry = tt.probe(key, 0).unwrap();

@@ -71,6 +71,7 @@
 //! | `LMRTTCapture` 1024 (a ply more for quiet moves where the table's move is a capture) | -4.7 ± 11.4 (2974, H0) | not run: H0 on 8x8 | removed |
 //! | `LMRThreat` 1024 (a ply less for a quiet move that attacks the enemy king) | +1.6 ± 8.2 (6000, the limit, LLR -1.94) | not run | removed: no gain seen (the danger extension already gives the threatened king's side a ply) |
 //! | `LMRDeeper` 40 (a reduced move 40 above alpha searched again a ply deeper) | -8.8 ± 13.3 (1814, H0) | not run: H0 on 8x8 | removed |
+//! | `LMRWasPv` 1024 (a ply less at null-window nodes the table saw on the PV, a bit of the table entry) | -0.3 ± 9.5 (4290, stopped at LLR -2.26) | not run | removed |
 //! | `HistoryPrior` 100 (when every move of a node fails low, the opponent's quiet move that led there gains a cut-off's history bonus) | +10.8 ± 8.8 (5548, H1); again with other seeds: +16.7 ± 14.0 (2128, stopped at LLR 2.30), +10.9 ± 8.7 (5632, H1) | +0.7 ± 9.6 (4806, stopped at LLR -1.77) | 100 on 8x8 (Bench 376828), 0 on 9x9 (`HistoryPrior9`) |
 //! | `HistoryPrior` 200 against 100 | -2.4 ± 15.2 (1728, stopped) | not run | 100 |
 //! | `HistoryBest` (a PV node's best move inside the window rewarded like a cut-off) | -57.2 ± 29.2 (466, H0) | not run: H0 on 8x8 | removed: one depth² bonus dwarfs the small histories around it |

@@ -33,9 +33,6 @@ pub struct Node {
     /// reduced search of a late move, or the child of an expected all node). Its late moves
     /// may be reduced more (`LMRCutNode`): one of its first moves should already cut.
     pub cut: bool,
-    /// Searched as a PV node now or, by the table, at an earlier visit: its late moves may be
-    /// reduced less (`LMRWasPv`). Only the node itself sets it, after its table probe.
-    pub was_pv: bool,
 }
 
 impl Node {
@@ -49,7 +46,6 @@ impl Node {
             kind: NodeKind::Pv,
             excluded: None,
             cut: false,
-            was_pv: true,
         }
     }
 
@@ -73,7 +69,6 @@ impl Node {
             kind: if pv { NodeKind::Pv } else { NodeKind::NonPv },
             excluded: None,
             cut: !pv && !self.cut,
-            was_pv: pv,
         }
     }
 

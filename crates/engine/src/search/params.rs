@@ -76,9 +76,6 @@ pub struct Params {
     /// More reduction at expected cut nodes, in 1024ths of a ply (added to the table's
     /// 1024ths before they round to plies, `search::reductions`).
     pub lmr_cut_node: i32,
-    /// Less reduction, in 1024ths of a ply, at null-window nodes the table saw on the
-    /// principal variation: such a node is more likely to matter than its window says.
-    pub lmr_was_pv: i32,
     /// Reverse futility pruning: far enough above beta near the leaves, the side to move keeps it.
     pub reverse_futility: bool,
     /// Reverse futility margin per ply of depth.
@@ -235,7 +232,6 @@ impl Default for Params {
             lmr_min_depth: 3,
             lmr_min_index: 1,
             lmr_cut_node: 0,
-            lmr_was_pv: 0,
             reverse_futility: true,
             reverse_futility_margin: 70,
             reverse_futility_depth: 3,

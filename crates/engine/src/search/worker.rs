@@ -156,7 +156,6 @@ struct Outcome {
     alpha_on_entry: i32,
     alpha: i32,
     beta: i32,
-    was_pv: bool,
 }
 
 impl Outcome {
@@ -170,7 +169,6 @@ impl Outcome {
             alpha_on_entry,
             alpha: node.alpha,
             beta: node.beta,
-            was_pv: node.was_pv,
         }
     }
 }
@@ -432,7 +430,6 @@ impl<'a> Worker<'a> {
                 depth,
                 bound,
                 eval: static_eval,
-                was_pv: outcome.was_pv,
             };
             self.tt.store(key, ply as i32, entry);
         }

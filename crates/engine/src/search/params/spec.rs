@@ -65,7 +65,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 76] = [
+pub const SPECS: [ParamSpec; 75] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -83,7 +83,6 @@ pub const SPECS: [ParamSpec; 76] = [
     number!("LMRMinDepth", lmr_min_depth, 2, 64, 1),
     number!("LMRMinIndex", lmr_min_index, 1, 64, 1),
     number!("LMRCutNode", lmr_cut_node, 0, 4096, 128),
-    number!("LMRWasPv", lmr_was_pv, 0, 4096, 128),
     switch!("ReverseFutility", reverse_futility),
     number!("ReverseFutilityMargin", reverse_futility_margin, 0, 1000, 8),
     number!("ReverseFutilityDepth", reverse_futility_depth, 0, 64, 1),

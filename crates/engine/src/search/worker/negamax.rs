@@ -65,7 +65,6 @@ impl Worker<'_> {
                 return entry.score;
             }
         }
-        node.was_pv |= entry.is_some_and(|e| e.was_pv);
         let tt_move = if ply == 0 && self.root_move.is_some() {
             self.root_move
         } else {
@@ -492,13 +491,7 @@ impl Worker<'_> {
         } else {
             0
         };
-        let was_pv = if node.was_pv && !node.is_pv() {
-            self.params.lmr_was_pv
-        } else {
-            0
-        };
-        let r = (self.reductions.fine(node.depth, index) + cut - was_pv) / PLY
-            - i32::from(node.is_pv())
+        let r = (self.reductions.fine(node.depth, index) + cut) / PLY - i32::from(node.is_pv())
             + i32::from(worsening)
             - history / self.params.lmr_history_divisor;
         r.clamp(0, node.depth - 2)
