@@ -74,6 +74,7 @@
 //! | `LMRWasPv` 1024 (a ply less at null-window nodes the table saw on the PV, a bit of the table entry) | -0.3 ± 9.5 (4290, stopped at LLR -2.26) | not run | removed |
 //! | `HistoryPrior` 100 (when every move of a node fails low, the opponent's quiet move that led there gains a cut-off's history bonus) | +10.8 ± 8.8 (5548, H1); again with other seeds: +16.7 ± 14.0 (2128, stopped at LLR 2.30), +10.9 ± 8.7 (5632, H1) | +0.7 ± 9.6 (4806, stopped at LLR -1.77) | 100 on 8x8 (Bench 376828), 0 on 9x9 (`HistoryPrior9`) |
 //! | `HistoryPrior` 200 against 100 | -2.4 ± 15.2 (1728, stopped) | not run | 100 |
+//! | `HistoryEvalDiff` 50 (the opponent's quiet move rewarded by half a history point per centi-stack it raised their static evaluation, bounded by a depth-8 bonus; as chess engines do) | -28.5 ± 20.6 (930, H0) | not run: H0 on 8x8 | removed |
 //! | `HistoryBest` (a PV node's best move inside the window rewarded like a cut-off) | -57.2 ± 29.2 (466, H0) | not run: H0 on 8x8 | removed: one depth² bonus dwarfs the small histories around it |
 //!
 //! From `CaptureHistory` on, the runs used balanced openings instead of random plies (`BOOK=`, a

@@ -141,9 +141,6 @@ pub struct Params {
     pub history_prior: i32,
     /// The same on 9x9.
     pub history_prior_9: i32,
-    /// The opponent's quiet move gains history by its effect on the static evaluation, in
-    /// hundredths of a history point per centi-stack (0: nothing).
-    pub history_eval_diff: i32,
     /// The network's output is rounded to a multiple of this (1: as it comes). Scores a few
     /// centi-stacks apart are ties the network cannot tell apart, and coarser steps let the
     /// search cut on them instead of re-searching for a 1-point gain.
@@ -262,7 +259,6 @@ impl Default for Params {
             history_bonus: 102,
             history_prior: 100,
             history_prior_9: 0,
-            history_eval_diff: 0,
             eval_grain: 1,
             cont_history: false,
             capture_history: false,

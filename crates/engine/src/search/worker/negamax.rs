@@ -74,9 +74,6 @@ impl Worker<'_> {
         let raw_eval = self.static_eval(position, ply, entry);
         let static_eval = self.corrected(position, raw_eval);
         self.evals[ply] = (!in_danger).then_some(static_eval);
-        if !excluding {
-            self.reward_prior_by_eval(position, ply);
-        }
         // What the pruning decisions below weigh: the static evaluation, sharpened by the
         // table's score (`TTEval`); the improving flag keeps comparing static evaluations.
         let eval = self.pruning_eval(entry.filter(|_| !excluding), static_eval);
@@ -287,32 +284,6 @@ impl Worker<'_> {
         let us = position.side_to_move();
         let bonus = depth * depth * self.params.history_bonus / 100 * share / 100;
         let previous = self.previous_moves(ply - 1);
-        self.ordering
-            .update_quiet(us.opponent(), prior, previous, bonus);
-    }
-
-    /// `HistoryEvalDiff`: the opponent's quiet move that led to the node at `ply` gains history
-    /// by how much it raised their static evaluation (loses by how much it lowered it), a
-    /// verdict on the move that needs no search. Both evaluations must exist (no side in
-    /// danger), and the bonus is bounded by a depth-8 cut-off's.
-    fn reward_prior_by_eval(&mut self, position: &Position, ply: usize) {
-        let share = self.params.history_eval_diff;
-        let Some(at) = ply.checked_sub(1) else {
-            return;
-        };
-        let (Some(now), Some(before), Some(prior)) =
-            (self.evals[ply], self.evals[at], self.played[at])
-        else {
-            return;
-        };
-        if share == 0 || prior.is_capture() {
-            return;
-        }
-        // `before` is the opponent's evaluation before their move, `now` ours after it.
-        let bound = 64 * self.params.history_bonus / 100;
-        let bonus = (-(now + before) * share / 100).clamp(-bound, bound);
-        let previous = self.previous_moves(at);
-        let us = position.side_to_move();
         self.ordering
             .update_quiet(us.opponent(), prior, previous, bonus);
     }
