@@ -43,7 +43,7 @@
 //! | switch | 8x8 | 9x9 | verdict |
 //! |---|---|---|---|
 //! | `Improving` | +19.5 ± 13.7 (1394 games, H1) | +30.0 ± 18.0 (1000, H1) | kept |
-//! | `ContHistory` | +3.3 ± 14.3 (1282, stopped) | -10.5 ± 22.6 (594, stopped) | off: no gain seen |
+//! | `ContHistory` | +3.3 ± 14.3 (1282, stopped); again in session 15, on top of `HistoryPrior` 100, two games at a time, balanced book: +12.5 ± 10.0 (3992, H1) | -10.5 ± 22.6 (594, stopped); again in session 15: +16.2 ± 12.3 (3042, H1) | on since session 15 (Bench 379872) |
 //! | `Correction` | -12.1 ± 14.8 (1268, H0) | -9.3 ± 15.2 (1350, stopped at LLR -2.37) | off |
 //! | `SeePruning` | -5.1 ± 12.9 (1506, stopped at LLR -2.33) | -11.9 ± 23.2 (640, stopped) | off |
 //! | `Singular` | +1.8 ± 10.8 (2276, stopped at LLR -1.04) | +3.5 ± 17.7 (1000, stopped) | off: no gain seen |
@@ -81,8 +81,7 @@
 //! file of `lielow openings --plies 8 --count 3000 --seed 7 --balanced-depth 8 --max-eval 80`
 //! for each size), two games at a time. `Singular`'s margins (2 per ply, double at 20)
 //! are a first guess for SPSA. Why the others lost, as far as can be
-//! told: the continuation key (the previous move's landing square) says little in a game where
-//! any stack can jump to any square at its height's distance; the correction's structure key
+//! told: the correction's structure key
 //! (stack counts by height) may be too coarse to tell positions the network misjudges alike.
 //! Coarser network output (`EvalGrain`) removes the depth-15 jump from the 8x8 start (5.99M
 //! nodes to 426k) but costs Elo: the 1-2 centi-stack differences it erases are real.
@@ -116,6 +115,12 @@
 //! failed low everywhere), a cut-off seen from the other side that the history missed. It
 //! gained on 8x8 in three runs with different seeds (about +11 pooled) and nothing on 9x9,
 //! where it stays off, as the quiescence's full plies differ by size.
+//!
+//! Continuation histories, off since their first short runs (no gain seen in 1282 and 594
+//! games, when the guess was that the previous move's landing square says little in a game
+//! where any stack jumps anywhere at its height's distance), were measured again in session 15
+//! with twice to five times the games and `HistoryPrior` feeding them too (its bonus goes
+//! through the same update as a cut-off's): H1 on both sizes, +12.5 and +16.2, so on.
 //!
 //! ## Where it stands
 //!

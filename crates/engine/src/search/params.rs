@@ -267,7 +267,7 @@ impl Default for Params {
             history_prior_malus: 0,
             history_prior_malus_9: 0,
             eval_grain: 1,
-            cont_history: false,
+            cont_history: true,
             capture_history: false,
             improving: true,
             correction: false,
