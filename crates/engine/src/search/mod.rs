@@ -76,6 +76,7 @@
 //! | `HistoryPrior` 200 against 100 | -2.4 ± 15.2 (1728, stopped) | not run | 100 |
 //! | `HistoryEvalDiff` 50 (the opponent's quiet move rewarded by half a history point per centi-stack it raised their static evaluation, bounded by a depth-8 bonus; as chess engines do) | -28.5 ± 20.6 (930, H0) | not run: H0 on 8x8 | removed |
 //! | `HistoryBest` (a PV node's best move inside the window rewarded like a cut-off) | -57.2 ± 29.2 (466, H0) | not run: H0 on 8x8 | removed: one depth² bonus dwarfs the small histories around it |
+//! | `HistoryPriorMalus` 100 (when a node's first move cuts off, the opponent's quiet move that led there loses a cut-off's bonus; with `ContHistory` on) | -22.7 ± 19.2 (1074, H0) | not run: H0 on 8x8 | removed |
 //!
 //! From `CaptureHistory` on, the runs used balanced openings instead of random plies (`BOOK=`, a
 //! file of `lielow openings --plies 8 --count 3000 --seed 7 --balanced-depth 8 --max-eval 80`

@@ -141,11 +141,6 @@ pub struct Params {
     pub history_prior: i32,
     /// The same on 9x9.
     pub history_prior_9: i32,
-    /// When a node's first move cuts off at once, the opponent's quiet move that led to it
-    /// loses this many hundredths of a cut-off's history bonus (0: nothing), on 8x8.
-    pub history_prior_malus: i32,
-    /// The same on 9x9.
-    pub history_prior_malus_9: i32,
     /// The network's output is rounded to a multiple of this (1: as it comes). Scores a few
     /// centi-stacks apart are ties the network cannot tell apart, and coarser steps let the
     /// search cut on them instead of re-searching for a 1-point gain.
@@ -264,8 +259,6 @@ impl Default for Params {
             history_bonus: 102,
             history_prior: 100,
             history_prior_9: 0,
-            history_prior_malus: 0,
-            history_prior_malus_9: 0,
             eval_grain: 1,
             cont_history: true,
             capture_history: false,

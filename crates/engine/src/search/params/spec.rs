@@ -65,7 +65,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 76] = [
+pub const SPECS: [ParamSpec; 74] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -113,8 +113,6 @@ pub const SPECS: [ParamSpec; 76] = [
     number!("HistoryBonus", history_bonus, 0, 1000, 10),
     number!("HistoryPrior", history_prior, 0, 1000, 10),
     number!("HistoryPrior9", history_prior_9, 0, 1000, 10),
-    number!("HistoryPriorMalus", history_prior_malus, 0, 1000, 10),
-    number!("HistoryPriorMalus9", history_prior_malus_9, 0, 1000, 10),
     number!("EvalGrain", eval_grain, 1, 32, 1),
     switch!("ContHistory", cont_history),
     switch!("CaptureHistory", capture_history),

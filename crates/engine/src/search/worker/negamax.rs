@@ -215,9 +215,6 @@ impl Worker<'_> {
                     self.pv.update(ply, mv);
                     if node.alpha >= node.beta {
                         self.reward_cutoff(us, ply, depth, mv, &quiets_tried, &captures_tried);
-                        if index == 0 {
-                            self.punish_prior_move(position, ply, depth);
-                        }
                         break;
                     }
                 }
@@ -278,23 +275,6 @@ impl Worker<'_> {
             BoardSize::Eight => self.params.history_prior,
             BoardSize::Nine => self.params.history_prior_9,
         };
-        self.credit_prior_move(position, ply, depth, share);
-    }
-
-    /// The node's first move cut off: the opponent's quiet move that led here was refuted at
-    /// once, and loses history (`HistoryPriorMalus` hundredths of a cut-off's bonus on 8x8,
-    /// `HistoryPriorMalus9` on 9x9). Its own node only punishes it if that node cuts later.
-    fn punish_prior_move(&mut self, position: &Position, ply: usize, depth: i32) {
-        let share = match position.size() {
-            BoardSize::Eight => self.params.history_prior_malus,
-            BoardSize::Nine => self.params.history_prior_malus_9,
-        };
-        self.credit_prior_move(position, ply, depth, -share);
-    }
-
-    /// Moves the history of the opponent's quiet move that led to the node at `ply` by
-    /// `share` hundredths of a cut-off's bonus at `depth` (negative: a malus).
-    fn credit_prior_move(&mut self, position: &Position, ply: usize, depth: i32, share: i32) {
         let Some(prior) = ply.checked_sub(1).and_then(|at| self.played[at]) else {
             return;
         };
