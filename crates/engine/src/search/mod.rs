@@ -48,7 +48,7 @@
 //! | `SeePruning` | -5.1 ± 12.9 (1506, stopped at LLR -2.33) | -11.9 ± 23.2 (640, stopped) | off |
 //! | `Singular` | +1.8 ± 10.8 (2276, stopped at LLR -1.04) | +3.5 ± 17.7 (1000, stopped) | off: no gain seen |
 //! | `EvalGrain` 8 | -10.6 ± 14.2 (1436, H0) | -33.5 ± 22.6 (624, H0) | 1 (none) |
-//! | `CaptureHistory` | -11.0 ± 14.4 (1888, H0) | +5.4 ± 10.0 (4520, stopped) | off |
+//! | `CaptureHistory` | -11.0 ± 14.4 (1888, H0); again in session 16, with `ContHistory` on: -8.1 ± 13.1 (2156, H0) | +5.4 ± 10.0 (4520, stopped) | off |
 //! | `ProbCut` (margin 100, depth 5, 4 plies less) | -6.8 ± 12.2 (1946, H0) | not run: H0 on 8x8 | off |
 //! | `LMRCutNode` 1024 (a ply more at expected cut nodes) | -1.0 ± 11.0 (3316, stopped at LLR -1.91) | not run | 0: no gain seen |
 //! | `LMRFraction` (the reduction's terms in 1024ths, rounded once) | -2.6 ± 9.8 (3148, H0) | not run: H0 on 8x8 | removed (a second rounding path for nothing) |
@@ -72,7 +72,7 @@
 //! | `LMRThreat` 1024 (a ply less for a quiet move that attacks the enemy king) | +1.6 ± 8.2 (6000, the limit, LLR -1.94) | not run | removed: no gain seen (the danger extension already gives the threatened king's side a ply) |
 //! | `LMRDeeper` 40 (a reduced move 40 above alpha searched again a ply deeper) | -8.8 ± 13.3 (1814, H0) | not run: H0 on 8x8 | removed |
 //! | `LMRWasPv` 1024 (a ply less at null-window nodes the table saw on the PV, a bit of the table entry) | -0.3 ± 9.5 (4290, stopped at LLR -2.26) | not run | removed |
-//! | `HistoryPrior` 100 (when every move of a node fails low, the opponent's quiet move that led there gains a cut-off's history bonus) | +10.8 ± 8.8 (5548, H1); again with other seeds: +16.7 ± 14.0 (2128, stopped at LLR 2.30), +10.9 ± 8.7 (5632, H1) | +0.7 ± 9.6 (4806, stopped at LLR -1.77) | 100 on 8x8 (Bench 376828), 0 on 9x9 (`HistoryPrior9`) |
+//! | `HistoryPrior` 100 (when every move of a node fails low, the opponent's quiet move that led there gains a cut-off's history bonus) | +10.8 ± 8.8 (5548, H1); again with other seeds: +16.7 ± 14.0 (2128, stopped at LLR 2.30), +10.9 ± 8.7 (5632, H1) | +0.7 ± 9.6 (4806, stopped at LLR -1.77); again in session 16, with `ContHistory` on: +6.5 ± 8.6 (6000, the limit, LLR 0.77) | 100 on 8x8 (Bench 376828), 0 on 9x9 (`HistoryPrior9`): no gain shown |
 //! | `HistoryPrior` 200 against 100 | -2.4 ± 15.2 (1728, stopped) | not run | 100 |
 //! | `HistoryEvalDiff` 50 (the opponent's quiet move rewarded by half a history point per centi-stack it raised their static evaluation, bounded by a depth-8 bonus; as chess engines do) | -28.5 ± 20.6 (930, H0) | not run: H0 on 8x8 | removed |
 //! | `HistoryBest` (a PV node's best move inside the window rewarded like a cut-off) | -57.2 ± 29.2 (466, H0) | not run: H0 on 8x8 | removed: one depth² bonus dwarfs the small histories around it |
