@@ -129,8 +129,8 @@
 //! unless the row says otherwise, the balanced books above, 300 games each unless it says
 //! otherwise, 95% intervals, on the 2-core machine: the first 8x8 run two games at a time with
 //! nothing beside it, the next ones one game at a time beside one other single-core job (the
-//! 9x9 first run beside a fixed-node SPSA run, the two 200 ms runs side by side), the last
-//! three rows as said below them:
+//! 9x9 first run beside a fixed-node SPSA run, the two 200 ms runs side by side), the rows
+//! from `TTEval` on as said below them:
 //!
 //! | search | 8x8 | 9x9 |
 //! |---|---|---|
@@ -151,7 +151,7 @@
 //! | the same again, 600 games, match seed 19 | +127.0 ± 26.7 (67.5%) | |
 //! | the same at 200 ms a move | +102.5 ± 34.7 (64.3%, 300 games, match seed 21) | +147.2 ± 47.7 (70.0%, 200 games, match seed 22) |
 //!
-//! The last three rows: `lielow match` of this build against 198d91b's, the games and seed of
+//! The three rows of the fourth SPSA round: `lielow match` of this build against 198d91b's, the games and seed of
 //! `scripts/sprt.sh` as in the README (`--openings` this build's `lielow openings` book of seed
 //! 7, `--openings-order random`, match seed 11), two games at a time with nothing else running
 //! (the 200 ms 8x8 match beside a few minutes of fixed-node measurements). Time forfeits at
@@ -159,8 +159,8 @@
 //! 9x9, each a move 54 to 90 ms past the 50 ms allowance: machine stalls that hit both engines.
 //! Spending the movetime won +29.1 ± 27.3 against the same engine without it (502 games), but
 //! against 198d91b the 8x8 figure moved by less than its error (+120 to +123).
-//! The `HistoryPrior` and `ContHistory` rows: `lielow match --engine <this> --engine <198d91b> --movetime T
-//! --size 8 --openings <the book> --openings-order random --seed S --games G --concurrency 2`,
+//! The `HistoryPrior` and `ContHistory` rows: `lielow match --engine <this> --engine <198d91b>
+//! --movetime T --size N --openings <the book> --openings-order random --seed S --games G --concurrency 2`,
 //! nothing else running, no time forfeits.
 //! The `TTEval` rows: one game at a time, each match beside one other (a fixed-node SPRT, or the
 //! other size's match at 200 ms), no time forfeits but one of 198d91b's on 8x8 at 50 ms.
@@ -203,8 +203,8 @@
 //! 5, 10 runs each: 8x8 depth 17, 198d91b median 1697 ms (1064 to 6610), Bench 379872 median
 //! 1018 ms (488 to 1723), 1.7x; 9x9 depth 15, 198d91b 1708 ms (962 to 8630), Bench 379872 525
 //! ms (282 to 711), 3.3x. `ContHistory` doubles the one-thread nodes to depth 16 from the 8x8
-//! start (2,544,047 against 1,217,939 without it, `Hash` 16: the table fills an iteration
-//! earlier), yet time to depth stays well ahead of 198d91b's.
+//! start (2,544,047 against 1,217,939 without it, `Hash` 16), yet time to depth stays well
+//! ahead of 198d91b's.
 //!
 //! With one thread (one run; the tree is deterministic): 8x8 depth 17 8210 ms against 3372,
 //! 9x9 depth 15 3246 against 2665. (At Bench 479858, before the fourth SPSA round, 8x8 depth 18
