@@ -72,7 +72,7 @@
 //! | `LMRThreat` 1024 (a ply less for a quiet move that attacks the enemy king) | +1.6 ± 8.2 (6000, the limit, LLR -1.94) | not run | removed: no gain seen (the danger extension already gives the threatened king's side a ply) |
 //! | `LMRDeeper` 40 (a reduced move 40 above alpha searched again a ply deeper) | -8.8 ± 13.3 (1814, H0) | not run: H0 on 8x8 | removed |
 //! | `LMRWasPv` 1024 (a ply less at null-window nodes the table saw on the PV, a bit of the table entry) | -0.3 ± 9.5 (4290, stopped at LLR -2.26) | not run | removed |
-//! | `HistoryPrior` 100 (when every move of a node fails low, the opponent's quiet move that led there gains a cut-off's history bonus) | +10.8 ± 8.8 (5548, H1); again with other seeds: +16.7 ± 14.0 (2128, stopped at LLR 2.30), +10.9 ± 8.7 (5632, H1) | +0.7 ± 9.6 (4806, stopped at LLR -1.77); again in session 16, with `ContHistory` on: +6.5 ± 8.6 (6000, the limit, LLR 0.77) | 100 on 8x8 (Bench 376828), 0 on 9x9 (`HistoryPrior9`): no gain shown |
+//! | `HistoryPrior` 100 (when every move of a node fails low, the opponent's quiet move that led there gains a cut-off's history bonus) | +10.8 ± 8.8 (5548, H1); again with other seeds: +16.7 ± 14.0 (2128, stopped at LLR 2.30), +10.9 ± 8.7 (5632, H1) | +0.7 ± 9.6 (4806, stopped at LLR -1.77); again in session 16, with `ContHistory` on: +6.5 ± 8.6 (6000, the limit, LLR 0.77) and, seed 82, -4.0 ± 12.4 (2814, stopped at LLR -2.24) | 100 on 8x8 (Bench 376828), 0 on 9x9 (`HistoryPrior9`): no gain shown |
 //! | `HistoryPrior` 200 against 100 | -2.4 ± 15.2 (1728, stopped) | not run | 100 |
 //! | `HistoryEvalDiff` 50 (the opponent's quiet move rewarded by half a history point per centi-stack it raised their static evaluation, bounded by a depth-8 bonus; as chess engines do) | -28.5 ± 20.6 (930, H0) | not run: H0 on 8x8 | removed |
 //! | `HistoryBest` (a PV node's best move inside the window rewarded like a cut-off) | -57.2 ± 29.2 (466, H0) | not run: H0 on 8x8 | removed: one depth² bonus dwarfs the small histories around it |
@@ -183,7 +183,8 @@
 //! closer to the goal, so not adopted. A sixth round at 60,000 nodes with `ContHistory` on and
 //! `HistoryPrior` among its numbers scored about +9 against these on 8x8 at 50 ms (820 of 1600
 //! games, two runs of +11.3 ± 20.8 and +6.1 ± 20.7): not adopted either. What 8x8 lacks against
-//! 198d91b is not shown to be in these numbers; tuning at a clock on the cluster, and a stronger network, remain to try.
+//! 198d91b is not shown to be in these numbers; tuning at a clock on the cluster, and a
+//! stronger network, remain to try.
 //!
 //! ## Time to depth
 //!
