@@ -77,6 +77,14 @@
 //! | `HistoryEvalDiff` 50 (the opponent's quiet move rewarded by half a history point per centi-stack it raised their static evaluation, bounded by a depth-8 bonus; as chess engines do) | -28.5 ± 20.6 (930, H0) | not run: H0 on 8x8 | removed |
 //! | `HistoryBest` (a PV node's best move inside the window rewarded like a cut-off) | -57.2 ± 29.2 (466, H0) | not run: H0 on 8x8 | removed: one depth² bonus dwarfs the small histories around it |
 //! | `HistoryPriorMalus` 100 (when a node's first move cuts off, the opponent's quiet move that led there loses a cut-off's bonus; with `ContHistory` on) | -22.7 ± 19.2 (1074, H0) | not run: H0 on 8x8 | removed |
+//! | `HistoryAge` 50 (session 18: the quiet histories halved at each new search, as they are never cleared within a game and their gravity hardly acts) | +1.9 ± 7.9 (6000, the limit, LLR -1.94) | not run | removed: no gain seen, and it rewrites 2.2 million entries before every move |
+//! | `CounterMove` (the quiet move that last cut off after the opponent's move, ordered after the killers) | -4.8 ± 11.2 (3026, H0) | not run: H0 on 8x8 | removed: the continuation history already answers the previous move |
+//! | `FailHighBlend` (a fail-high's score pulled towards beta by one part in depth + 1, as current chess engines do) | +1.1 ± 9.0 (5000, the limit, LLR -1.86) | not run | removed: no gain seen |
+//! | `RootEffortOrder` (the root's moves after the table move ordered by the nodes they took in earlier iterations) | -10.5 ± 14.4 (1978, H0) | not run: H0 on 8x8 | removed |
+//! | `HistoryLinear` (a cut-off's bonus 8 depth instead of depth², equal at depth 8: deep cut-offs weigh less against shallow ones) | +5.0 ± 8.9 (5000, the limit, LLR 0.00) | not run | removed: see the pair below |
+//! | `KillerReset` (a node forgets the killers two plies below it, as Stockfish did) | +3.5 ± 8.9 (5000, the limit, LLR -0.73) | not run | removed: see the pair below |
+//! | `HistoryLinear` and `KillerReset` together | +1.4 ± 9.1 (5000, the limit, LLR -1.69) | not run | removed: the two small leads were noise |
+//! | `TTCutHistory` (a table cut-off gives the table's quiet move a cut-off's history, as Stockfish does) | -4.9 ± 11.2 (3242, H0) | not run: H0 on 8x8 | removed |
 //!
 //! From `CaptureHistory` on, the runs used balanced openings instead of random plies (`BOOK=`, a
 //! file of `lielow openings --plies 8 --count 3000 --seed 7 --balanced-depth 8 --max-eval 80`
@@ -122,6 +130,13 @@
 //! where any stack jumps anywhere at its height's distance), were measured again in session 15
 //! with twice to five times the games and `HistoryPrior` feeding them too (its bonus goes
 //! through the same update as a cut-off's): H1 on both sizes, +12.5 and +16.2, so on.
+//!
+//! Session 18 looked for more evidence of that kind and for the small gains of current chess
+//! engines: the rows from `HistoryAge` to `TTCutHistory`, each a switch against the defaults
+//! of Bench 379872 at 20,000 nodes on 8x8 (the balanced book, two games at a time, match seeds
+//! 91 to 96, 101 and 111). None gained: three ended H0, the others within ±9 of nothing after
+//! 5000-6000 games, and the two best leads (+5.0 and +3.5) together scored +1.4. Their code is
+//! removed; the rows keep what they measured.
 //!
 //! ## Where it stands
 //!
