@@ -9,7 +9,7 @@
 //! Every list lives in per-thread storage allocated once ([`MoveOrdering`]), so a node
 //! allocates nothing.
 
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI16, Ordering};
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
@@ -46,14 +46,14 @@ pub struct MoveOrdering {
     /// `history[side][from * 82 + landing]`: how often the quiet move cut off, aged by gravity.
     /// Shared by every thread of a searcher (relaxed loads and stores; a lost update between
     /// racing threads only blurs a statistic).
-    history: Arc<[AtomicI32]>,
+    history: Arc<[AtomicI16]>,
     /// Continuation histories: `continuation[k]` scores a quiet move by the move played `k + 1`
     /// plies before it (its landing square), so a reply learns what it answers. Shared like
     /// `history`.
-    continuation: [Arc<[AtomicI32]>; 2],
+    continuation: [Arc<[AtomicI16]>; 2],
     /// `captures[side][from * 82 + landing]`: how often the capture cut off. Shared like
     /// `history`.
-    captures: Arc<[AtomicI32]>,
+    captures: Arc<[AtomicI16]>,
     /// Which of the tables above order the moves (`ContHistory`, `CaptureHistory`).
     use_continuation: bool,
     use_captures: bool,
@@ -63,20 +63,20 @@ pub struct MoveOrdering {
 /// from and landing squares.
 const CONTINUATION_ENTRIES: usize = 2 * (SQUARES + 1) * SQUARES * (SQUARES + 1);
 
-fn zeroed(entries: usize) -> Arc<[AtomicI32]> {
-    (0..entries).map(|_| AtomicI32::new(0)).collect()
+fn zeroed(entries: usize) -> Arc<[AtomicI16]> {
+    (0..entries).map(|_| AtomicI16::new(0)).collect()
 }
 
 /// Moves a history entry towards +-HISTORY_MAX by `bonus`, the more slowly the closer it is
 /// ("gravity"), so old lessons fade and scores stay bounded.
 #[inline]
-fn age_towards(entry: &AtomicI32, bonus: i32) {
+fn age_towards(entry: &AtomicI16, bonus: i32) {
     let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    let old = entry.load(Ordering::Relaxed);
-    entry.store(
-        old + bonus - old * bonus.abs() / HISTORY_MAX,
-        Ordering::Relaxed,
-    );
+    let old = i32::from(entry.load(Ordering::Relaxed));
+    let new = old + bonus - old * bonus.abs() / HISTORY_MAX;
+    // Within +-(HISTORY_MAX + 1) whenever `old` is (the truncating division gives at most one
+    // more), so an i16 holds every score: half the cache lines of an i32 table.
+    entry.store(new as i16, Ordering::Relaxed);
 }
 
 impl Default for MoveOrdering {
@@ -190,7 +190,7 @@ impl MoveOrdering {
 
     #[inline]
     pub fn history(&self, side: Side, mv: Move) -> i32 {
-        self.history[MoveOrdering::history_index(side, mv)].load(Ordering::Relaxed)
+        i32::from(self.history[MoveOrdering::history_index(side, mv)].load(Ordering::Relaxed))
     }
 
     /// Moves a history score towards +-HISTORY_MAX by `bonus` ([`age_towards`]).
@@ -214,8 +214,10 @@ impl MoveOrdering {
         if self.use_continuation {
             for (table, before) in self.continuation.iter().zip(previous) {
                 if let Some(before) = before {
-                    score += table[MoveOrdering::continuation_index(side, before, mv)]
-                        .load(Ordering::Relaxed);
+                    score += i32::from(
+                        table[MoveOrdering::continuation_index(side, before, mv)]
+                            .load(Ordering::Relaxed),
+                    );
                 }
             }
         }
@@ -244,7 +246,7 @@ impl MoveOrdering {
         if !self.use_captures {
             return 0;
         }
-        self.captures[MoveOrdering::history_index(side, mv)].load(Ordering::Relaxed)
+        i32::from(self.captures[MoveOrdering::history_index(side, mv)].load(Ordering::Relaxed))
     }
 
     /// Moves the capture history of `mv` by `bonus`.
@@ -353,5 +355,36 @@ impl MoveOrdering {
     #[inline]
     pub fn is_killer(&self, ply: usize, mv: Move) -> bool {
         self.killers[ply].contains(&Some(mv))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The i16 tables rely on gravity keeping every score within +-(HISTORY_MAX + 1): from any
+    /// score in that range, any bonus (clamped or not) lands back inside it.
+    #[test]
+    fn gravity_keeps_scores_within_an_i16() {
+        let bound = HISTORY_MAX + 1;
+        let olds = (-bound..=bound)
+            .step_by(97)
+            .chain([-bound, -1, 0, 1, bound]);
+        for old in olds {
+            for bonus in (-3 * HISTORY_MAX..=3 * HISTORY_MAX).step_by(89).chain([
+                -HISTORY_MAX,
+                -1,
+                1,
+                HISTORY_MAX,
+            ]) {
+                let entry = AtomicI16::new(old as i16);
+                age_towards(&entry, bonus);
+                let new = i32::from(entry.load(Ordering::Relaxed));
+                let exact = old + bonus.clamp(-HISTORY_MAX, HISTORY_MAX)
+                    - old * bonus.clamp(-HISTORY_MAX, HISTORY_MAX).abs() / HISTORY_MAX;
+                assert_eq!(new, exact, "old {old}, bonus {bonus}");
+                assert!(new.abs() <= bound, "old {old}, bonus {bonus} gave {new}");
+            }
+        }
     }
 }
