@@ -202,7 +202,9 @@
 //! about -6 on 9x9, but +130.9 ± 28.1 against 198d91b on 8x8 (600 games, match seed 13): no
 //! closer to the goal, so not adopted. A sixth round at 60,000 nodes with `ContHistory` on and
 //! `HistoryPrior` among its numbers scored about +9 against these on 8x8 at 50 ms (820 of 1600
-//! games, two runs of +11.3 ± 20.8 and +6.1 ± 20.7): not adopted either. What 8x8 lacks against
+//! games, two runs of +11.3 ± 20.8 and +6.1 ± 20.7): not adopted either; nor the seven moves
+//! the two rounds agreed on, alone (+5.2 ± 13.4 against these on 8x8 at 50 ms, 2000 games,
+//! session 20; README, "Tuning with SPSA"). What 8x8 lacks against
 //! 198d91b is not shown to be in these numbers; tuning at a clock on the cluster, and a
 //! stronger network, remain to try.
 //!
