@@ -21,6 +21,13 @@
 //! come from another position whose key collides; the search checks every table move against
 //! the position's legal moves before playing it.
 //!
+//! # Memory
+//!
+//! On Linux the table asks for 2 MiB pages (`madvise`, see `ask_for_huge_pages`): a probe lands
+//! on a random bucket, and with 4 KiB pages it usually misses the processor's address
+//! translation cache as well as the data cache. The search starts loading a child's bucket
+//! before it plays the move (`Worker::play`).
+//!
 //! # Buckets and replacement
 //!
 //! Entries come in buckets of four (64 bytes, one cache line); a key maps to one bucket by a
@@ -177,9 +184,47 @@ impl std::error::Error for AllocationError {}
 fn allocate(count: usize) -> Option<Vec<Bucket>> {
     let mut buckets = Vec::new();
     buckets.try_reserve_exact(count).ok()?;
+    ask_for_huge_pages(&mut buckets);
     buckets.resize_with(count, Bucket::default);
     Some(buckets)
 }
+
+/// Asks Linux to back the reserved, still untouched memory of `buckets` with 2 MiB pages
+/// (transparent huge pages, where the system leaves them to `madvise`, the usual setting).
+/// Every probe lands on a random bucket: with 4 KiB pages a 16 MiB table spans 4096 pages,
+/// more than the processor's translation cache holds, so most probes also walk the page
+/// tables. Measured with `scripts/warm-search.sh BINARY 14` (20 middle games searched one
+/// after another in one process, `Hash` 16) on the 2-core AMD EPYC machine, nine rounds
+/// alternating the builds: 0.944 of the time of the same build without it (median of the
+/// ratios), the same nodes. Where the system refuses, nothing changes.
+#[cfg(target_os = "linux")]
+fn ask_for_huge_pages(buckets: &mut Vec<Bucket>) {
+    const PAGE: usize = 4096;
+    let start = buckets.as_mut_ptr() as usize;
+    let end = start + buckets.capacity() * std::mem::size_of::<Bucket>();
+    // madvise wants a page-aligned start; the allocator's large blocks are page-aligned
+    // already, and rounding in keeps the range inside the block either way.
+    let first = start.next_multiple_of(PAGE);
+    let last = end / PAGE * PAGE;
+    if last <= first {
+        return;
+    }
+    // SAFETY: `first..last` lies inside the block `buckets` owns (its reserved capacity), and
+    // MADV_HUGEPAGE neither reads, writes, frees nor remaps that memory: it only tells the
+    // kernel which page size to fault it in with, so every Rust value and pointer stays valid.
+    // The call cannot fail in a way that matters: its result is ignored, and the table works
+    // the same with small pages.
+    unsafe {
+        libc::madvise(
+            first as *mut libc::c_void,
+            last - first,
+            libc::MADV_HUGEPAGE,
+        );
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn ask_for_huge_pages(_buckets: &mut Vec<Bucket>) {}
 
 /// The memory the system can still give, where it says (Linux: `MemAvailable`). Allocation
 /// itself seldom fails where memory is overcommitted: the process would be killed later, when
