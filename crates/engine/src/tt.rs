@@ -26,7 +26,8 @@
 //! On Linux the table asks for 2 MiB pages (`madvise`, see `ask_for_huge_pages`): a probe lands
 //! on a random bucket, and with 4 KiB pages it usually misses the processor's address
 //! translation cache as well as the data cache. The search starts loading a child's bucket
-//! before it plays the move (`Worker::play`).
+//! before it plays the move: the next sibling's while it searches the current one
+//! (`Worker::prefetch_sibling`), its own when it plays it (`Worker::play`).
 //!
 //! # Buckets and replacement
 //!

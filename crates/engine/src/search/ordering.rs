@@ -43,6 +43,8 @@ pub struct MoveOrdering {
     lists: Vec<MoveList>,
     scores: Vec<[i32; MAX_MOVES]>,
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// `next[ply]`: [`MoveOrdering::next_guess`].
+    next: [Option<Move>; MAX_PLY + 1],
     /// `history[side][from * 82 + landing]`: how often the quiet move cut off, aged by gravity.
     /// Shared by every thread of a searcher (relaxed loads and stores; a lost update between
     /// racing threads only blurs a statistic).
@@ -91,6 +93,7 @@ impl MoveOrdering {
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             scores: vec![[0; MAX_MOVES]; MAX_PLY + 1],
             killers: [[None; 2]; MAX_PLY + 1],
+            next: [None; MAX_PLY + 1],
             history: zeroed(2 * SQUARES * (SQUARES + 1)),
             continuation: [zeroed(CONTINUATION_ENTRIES), zeroed(CONTINUATION_ENTRIES)],
             captures: zeroed(2 * SQUARES * (SQUARES + 1)),
@@ -113,6 +116,7 @@ impl MoveOrdering {
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             scores: vec![[0; MAX_MOVES]; MAX_PLY + 1],
             killers: [[None; 2]; MAX_PLY + 1],
+            next: [None; MAX_PLY + 1],
             history: Arc::clone(&self.history),
             continuation: self.continuation.clone(),
             captures: Arc::clone(&self.captures),
@@ -313,23 +317,38 @@ impl MoveOrdering {
     /// sorts the rest once, since selecting each of 40 quiet moves in turn costs n^2.
     #[inline]
     pub fn pick(&mut self, ply: usize, index: usize) -> Move {
+        let count = self.lists[ply].len();
         if index >= SELECTION_PICKS {
             if index == SELECTION_PICKS {
                 self.sort_rest(ply, index);
             }
+            self.next[ply] = (index + 1 < count).then(|| self.lists[ply][index + 1]);
             return self.lists[ply][index];
         }
-        let count = self.lists[ply].len();
         let scores = &mut self.scores[ply][..count];
-        let mut best = index;
+        // The best and, as a guess at the next pick, the runner-up (ties may make the guess
+        // wrong; it only decides which table entry is loaded early).
+        let (mut best, mut second) = (index, None::<usize>);
         for i in index + 1..count {
             if scores[i] > scores[best] {
+                second = Some(best);
                 best = i;
+            } else if second.is_none_or(|second| scores[i] > scores[second]) {
+                second = Some(i);
             }
         }
         scores.swap(index, best);
         self.lists[ply].swap(index, best);
+        // The move that stood at `index` now stands at `best`.
+        self.next[ply] = second.map(|at| self.lists[ply][if at == index { best } else { at }]);
         self.lists[ply][index]
+    }
+
+    /// A guess, made by the last [`MoveOrdering::pick`] at `ply`, at the move it will hand out
+    /// next: the search loads that move's child's table entry early.
+    #[inline]
+    pub fn next_guess(&self, ply: usize) -> Option<Move> {
+        self.next[ply]
     }
 
     /// Sorts the moves `from..` of `ply` by score, best first; equal scores keep their order.

@@ -158,6 +158,7 @@ impl Worker<'_> {
         let mut captures_tried: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
         for index in 0..count {
             let mv = self.ordering.pick(ply, index);
+            self.prefetch_sibling(position, ply);
             if Some(mv) == node.excluded {
                 continue;
             }

@@ -103,6 +103,7 @@ impl Worker<'_> {
         let mut best_move = None;
         for index in 0..count {
             let mv = self.ordering.pick(ply, index);
+            self.prefetch_sibling(position, ply);
             if threats && !mv.is_capture() && !threatens_king(position, mv) {
                 continue;
             }
