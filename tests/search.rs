@@ -450,7 +450,6 @@ fn every_heuristic_on() -> Params {
         qsearch_threats: true,
         lmr_cut_node: 1024,
         tt_eval: true,
-        rfp_blend: true,
         ..Params::default()
     }
 }
@@ -481,7 +480,6 @@ fn each_optional_heuristic_changes_the_search() {
         ("LMRCutNode", "1024"),
         ("Singular", "true"),
         ("SeePruning", "true"),
-        ("RFPBlend", "true"),
         ("TTEval", "false"),
         ("Improving", "false"),
     ];

@@ -87,7 +87,7 @@
 //! | `TTCutHistory` (a table cut-off gives the table's quiet move a cut-off's history, as Stockfish does) | -4.9 ± 11.2 (3242, H0) | not run: H0 on 8x8 | removed |
 //! | `BadCapturesLast` (session 21: captures whose static exchange loses ordered after the quiet moves, as chess engines order bad captures) | -35.4 ± 23.3 (768, H0) | not run: H0 on 8x8 | removed |
 //! | `QSearchBlend` (quiescence's stand-pat cut-off returns the middle of the evaluation and beta) | -9.4 ± 13.6 (2152, H0) | not run: H0 on 8x8 | removed |
-//! | `RFPBlend` (reverse futility returns the middle of the evaluation and beta, not the evaluation) | +6.3 ± 9.3 (4398, stopped for time at LLR 0.59; it led by +19.0 ± 16.5 at 1462 games) | not run | off: a lead to measure again |
+//! | `RFPBlend` (reverse futility returns the middle of the evaluation and beta, not the evaluation) | +6.3 ± 9.3 (4398, stopped for time at LLR 0.59; it led by +19.0 ± 16.5 at 1462 games); again, seed 305, two games at a time: -3.2 ± 10.5 (3428, H0) | not run: H0 on 8x8 | removed: the lead was noise |
 //! | `RecaptureExtension` (a capture on the square the previous move captured on a ply deeper, at PV nodes) | +3.0 ± 14.3 (1868, stopped for time at LLR -0.38) | not run | removed: no gain seen |
 //!
 //! From `CaptureHistory` on, the runs used balanced openings instead of random plies (`BOOK=`, a
@@ -145,8 +145,8 @@
 //! Session 21 tried four more, the rows from `BadCapturesLast` to `RecaptureExtension`, the
 //! same way (Bench 379872, 20,000 nodes, 8x8, the balanced book; `BadCapturesLast` two games
 //! at a time, match seed 301; the others one game at a time, two runs side by side, seeds 302
-//! to 304). Two ended H0; `RFPBlend`'s lead shrank from +19 to +6 as its games grew, and it
-//! stays a switch, off, to be measured again.
+//! to 304). Two ended H0; `RFPBlend`'s lead shrank from +19 to +6 as its games grew, and
+//! measured again with another seed it ended H0. Their code is removed.
 //!
 //! ## Where it stands
 //!

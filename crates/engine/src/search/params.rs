@@ -149,9 +149,6 @@ pub struct Params {
     pub cont_history: bool,
     /// Capture history in the ordering of captures.
     pub capture_history: bool,
-    /// Reverse futility returns the middle of the evaluation and beta instead of the
-    /// evaluation, as current chess engines return a value nearer beta.
-    pub rfp_blend: bool,
     /// The improving flag (static evaluation above two plies before) in reverse futility,
     /// late move pruning and reductions.
     pub improving: bool,
@@ -265,7 +262,6 @@ impl Default for Params {
             eval_grain: 1,
             cont_history: true,
             capture_history: false,
-            rfp_blend: false,
             improving: true,
             correction: false,
             see_pruning: false,

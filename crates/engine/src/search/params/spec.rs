@@ -65,7 +65,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 75] = [
+pub const SPECS: [ParamSpec; 74] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -116,7 +116,6 @@ pub const SPECS: [ParamSpec; 75] = [
     number!("EvalGrain", eval_grain, 1, 32, 1),
     switch!("ContHistory", cont_history),
     switch!("CaptureHistory", capture_history),
-    switch!("RFPBlend", rfp_blend),
     switch!("Improving", improving),
     switch!("Correction", correction),
     switch!("SeePruning", see_pruning),

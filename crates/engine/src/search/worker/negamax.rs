@@ -102,11 +102,7 @@ impl Worker<'_> {
             && eval - self.params.reverse_futility_margin * (depth - i32::from(improving))
                 >= node.beta
         {
-            return if self.params.rfp_blend {
-                (eval + node.beta) / 2
-            } else {
-                eval
-            };
+            return eval;
         }
 
         if let Some(score) = self.razor(position, node, in_danger || excluding, eval) {
