@@ -181,6 +181,7 @@
 //! | the same again, match seed 28 (session 21) | +119.1 ± 27.1 (66.5%, 600 games) | |
 //! | and the table on huge pages with the next sibling's entry prefetched (session 21; the same tree, about 10% faster with a warm table), match seed 29 | +132.3 ± 27.4 (68.2%, 600 games; the first 280 beside test builds) | |
 //! | the same again, match seed 30 | +139.0 ± 27.2 (69.0%, 600 games) | |
+//! | the same, 9x9, match seed 31 | | +219.9 ± 46.8 (78.0%, 300 games) |
 //! | the same at 200 ms a move | +102.5 ± 34.7 (64.3%, 300 games, match seed 21) | +147.2 ± 47.7 (70.0%, 200 games, match seed 22) |
 //!
 //! The three rows of the fourth SPSA round: `lielow match` of this build against 198d91b's, the games and seed of
