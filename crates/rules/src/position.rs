@@ -269,9 +269,7 @@ impl Position {
         }
         let grown = height + 1;
         key ^= zobrist::stack(us, grown, to);
-        // As `play_in_place`: the grown stack takes the crown when it is now the tallest, alone.
-        let taller = self.height_set[us.index()] >> (grown + 1);
-        if taller == 0 && self.stack_count[us.index()][grown] == 0 && !king_moved {
+        if !king_moved && self.grown_stack_takes_crown(us, grown) {
             if let Some(old) = crown {
                 key ^= zobrist::crown(us, old);
             }
@@ -334,16 +332,12 @@ impl Position {
         } else {
             height + 1
         };
+        let crowned = captured == 0 && !king_moved && self.grown_stack_takes_crown(us, new_height);
         self.put(us, new_height, to);
-        if king_moved {
+        if king_moved || crowned {
             self.set_crown(us, Some(to));
         }
         if captured == 0 {
-            // A stack that grew changes the mover's tallest only if it is now the tallest, alone.
-            let taller = self.height_set[us.index()] >> (new_height + 1);
-            if taller == 0 && self.stack_count[us.index()][new_height] == 1 && !king_moved {
-                self.set_crown(us, Some(to));
-            }
             return;
         }
         if captured > 0 && self.crowns[them.index()] == Some(to) {
@@ -354,6 +348,16 @@ impl Position {
         }
         self.crown_tallest(us);
         self.crown_tallest(them);
+    }
+
+    /// Whether a stack of `side` that grows to `grown` on an empty square becomes its uniquely
+    /// tallest, and so takes the crown: asked before the grown stack is put down (the stack
+    /// that left, one shorter, changes neither the taller heights nor the count at `grown`).
+    /// One rule for [`Position::play_in_place`] and [`Position::key_after`].
+    #[inline]
+    fn grown_stack_takes_crown(&self, side: Side, grown: usize) -> bool {
+        self.height_set[side.index()] >> (grown + 1) == 0
+            && self.stack_count[side.index()][grown] == 0
     }
 
     /// Puts `side`'s crown on its uniquely tallest stack, if it has one.

@@ -405,8 +405,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Starts loading the table's bucket for the child of the move the node at `ply` will
-    /// likely search after the one just picked: while the `index`-th's own search runs, the memory catches
-    /// up. Near the leaves a child's search is a few hundred nanoseconds, about what the table's
+    /// likely search after the one just picked: while the picked move's search runs, the memory
+    /// catches up. Near the leaves a child's search is a few hundred nanoseconds, about what the table's
     /// line takes to come from memory, so a prefetch issued only when the move is played
     /// (`play`) arrives too late to hide it. Measured with huge pages (`tt.rs`) on both sides,
     /// `scripts/warm-search.sh BINARY 15`, twelve rounds alternating on the 2-core AMD EPYC
