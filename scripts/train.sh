@@ -4,10 +4,10 @@
 #
 #   scripts/train.sh [OUT_DIR]        (default: train-out; nothing outside it is touched)
 #
-# Generation 0 plays with the hand-set evaluation; generation k trains network k+1 on the data
-# of every generation so far, and generation k+1's games are played with network k+1. The last
-# network is left in OUT_DIR/net<GENERATIONS>.nnue; copy it to crates/engine/nets/lielow.nnue and
-# rebuild to ship it.
+# Generation 0 plays with the hand-set evaluation (or, with START=embedded, with the player's
+# built-in network); generation k trains network k+1 on the data of every generation so far, and
+# generation k+1's games are played with network k+1. The last network is left in
+# OUT_DIR/net<GENERATIONS>.nnue; copy it to crates/engine/nets/lielow.nnue and rebuild to ship it.
 #
 # The games depend on the search, which keeps changing, so the binary that plays is pinned:
 # DATAGEN_REV is built once into OUT_DIR/rev-<commit> (from `git archive`, with its own target
@@ -26,6 +26,9 @@
 #                      (GAMES="50000 50000 400000" with GENERATIONS=3)
 #   NODES=5000 (per move)  EPOCHS=10  BATCH=16384  LAMBDA=0.9  SCALE=120
 #   MIRROR=0           1: the last network is trained with --mirror
+#   START=hand-set     what generation 0 plays with: hand-set, or embedded (the player's own
+#                      built-in network, to go on from a shipped one)
+#   FIRST_SEED=1       generation g's games and network get seed FIRST_SEED + g
 #   CLUSTER=0          N > 0: each generation's games are played as N shards on a Slurm
 #                      cluster through scripts/cluster/datagen.sh (OUT_DIR on shared storage;
 #                      SBATCH_ARGS as there) and joined into the same file a local run writes
@@ -34,6 +37,11 @@
 # and 2, 5000 nodes, both boards), trained at 10 epochs, seed 2. The shipped network was made
 # by this recipe at d1db00e (its file records the data settings), whose data format (version 1)
 # this trainer no longer reads; to remake it byte for byte, run d1db00e's own scripts/train.sh.
+# The shipped network 3 goes on from network 2 (README, "The shipped network"): 100,000 games
+# of network 2 played by 8c7e29f, trained alone with the mirror images:
+#
+#   DATAGEN_REV=8c7e29f START=embedded GENERATIONS=1 GAMES=100000 FIRST_SEED=3 MIRROR=1 \
+#     scripts/train.sh net3-out
 #
 # Time on 2 cores (README, "The learned evaluation"): a generation of 50000 games at 5000 nodes
 # is ~1.65 million positions, ~23 minutes with the hand-set evaluation (~1,221 positions/s) and
@@ -52,11 +60,15 @@ LAMBDA=${LAMBDA:-0.9}
 SCALE=${SCALE:-120}
 MIRROR=${MIRROR:-0}
 CLUSTER=${CLUSTER:-0}
+START=${START:-hand-set}
+FIRST_SEED=${FIRST_SEED:-1}
 # The first revision that writes data format 2 (the one this checkout's trainer reads).
 FORMAT_2=1427a844606c2d3275d0dfefc9d551082cace18e
 
 fail() { echo "train.sh: $*" >&2; exit 2; }
 read -r -a games <<<"$GAMES"
+case $START in hand-set | embedded) ;; *) fail "START=$START: give hand-set or embedded" ;; esac
+[[ $FIRST_SEED =~ ^[0-9]+$ ]] || fail "FIRST_SEED=$FIRST_SEED is not a number"
 case ${#games[@]} in
 1) for ((g = 1; g < GENERATIONS; g++)); do games+=("${games[0]}"); done ;;
 "$GENERATIONS") ;;
@@ -90,12 +102,13 @@ else
     fi
 fi
 
-eval_choice=hand-set
+eval_choice=$START
 data=()
 for ((generation = 0; generation < GENERATIONS; generation++)); do
     file="$out/data$generation.bin"
     count=${games[$generation]}
-    flags=(--games "$count" --nodes "$NODES" --seed $((generation + 1)) --eval "$eval_choice")
+    seed=$((FIRST_SEED + generation))
+    flags=(--games "$count" --nodes "$NODES" --seed "$seed" --eval "$eval_choice")
     echo "== generation $generation: $count games with $eval_choice ==" >&2
     if [ "$CLUSTER" -gt 0 ]; then
         if [ ! -f "$file" ]; then
@@ -116,7 +129,7 @@ for ((generation = 0; generation < GENERATIONS; generation++)); do
     fi
     echo "== network $((generation + 1)) from ${data[*]} ==" >&2
     "$trainer" train --data "${data[@]}" --output "$net" --epochs "$EPOCHS" --batch "$BATCH" \
-        --lambda "$LAMBDA" --scale "$SCALE" --seed $((generation + 1)) "${mirror[@]}" \
+        --lambda "$LAMBDA" --scale "$SCALE" --seed "$seed" "${mirror[@]}" \
         | tee "$out/net$((generation + 1)).txt"
     eval_choice=$net
 done
