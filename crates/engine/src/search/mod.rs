@@ -183,6 +183,7 @@
 //! | the same again, match seed 30 | +139.0 ± 27.2 (69.0%, 600 games) | |
 //! | the same, 9x9, match seed 31 | | +219.9 ± 46.8 (78.0%, 300 games) |
 //! | the same at 200 ms a move | +102.5 ± 34.7 (64.3%, 300 games, match seed 21) | +147.2 ± 47.7 (70.0%, 200 games, match seed 22) |
+//! | and network 3 (session 22, Bench 354775; README, "Network 3"), match seeds 32 and 33 | +239.0 ± 31.7 (79.8%, 600 games) | +340.7 ± 58.9 (87.7%, 300 games) |
 //!
 //! The three rows of the fourth SPSA round: `lielow match` of this build against 198d91b's, the games and seed of
 //! `scripts/sprt.sh` as in the README (`--openings` this build's `lielow openings` book of seed
@@ -229,6 +230,14 @@
 //! 198d91b is not shown to be in these numbers; tuning at a clock on the cluster, and a
 //! stronger network, remain to try.
 //!
+//! The stronger network did it. Network 3 (session 22) is network 2's successor, trained on
+//! 100,000 games of this search with network 2 and on their mirror images; against network 2
+//! in the same search it scored +117.5 ± 41.5 at 20,000 nodes on 8x8. With it, against 198d91b
+//! at 50 ms a move (two games at a time, nothing else running, no time forfeits; 40 ms a move
+//! against 198d91b's 33 on 8x8): +239.0 ± 31.7 on 8x8 (479 of 600 games, 79.8%) and +340.7 ±
+//! 58.9 on 9x9 (263 of 300, 87.7%): the goal of +150 at 50 ms is met on both sizes, each
+//! interval well above it.
+//!
 //! ## Time to depth
 //!
 //! From the start with 2 threads (`scripts/time-to-depth.sh BINARY SIZE DEPTH 2 RUNS`: the
@@ -251,6 +260,12 @@
 //! ms (282 to 711), 3.3x. `ContHistory` doubles the one-thread nodes to depth 16 from the 8x8
 //! start (2,544,047 against 1,217,939 without it, `Hash` 16), yet time to depth stays well
 //! ahead of 198d91b's.
+//!
+//! With network 3 (Bench 354775), session 22, 8 runs each in batches of 4 (this build and
+//! Bench 379872 alternating, then 198d91b's two batches), the machine doing nothing else:
+//! 8x8 depth 17, 198d91b median 1767 ms (501 to 3620), Bench 379872 1189 ms (299 to 2414),
+//! Bench 354775 577 ms (328 to 1067), 3.1x faster than 198d91b; 9x9 depth 15, 198d91b 1235 ms
+//! (865 to 2856), Bench 379872 467 ms (335 to 1065), Bench 354775 461 ms (415 to 1364), 2.7x.
 //!
 //! With one thread (one run; the tree is deterministic): 8x8 depth 17 8210 ms against 3372,
 //! 9x9 depth 15 3246 against 2665. (At Bench 479858, before the fourth SPSA round, 8x8 depth 18
