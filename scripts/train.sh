@@ -34,11 +34,14 @@
 #                      SBATCH_ARGS as there) and joined into the same file a local run writes
 #
 # With the defaults this makes network 2 of revision 0a99178's games (2 x 50000 games, seeds 1
-# and 2, 5000 nodes, both boards), trained at 10 epochs, seed 2. The shipped network was made
+# and 2, 5000 nodes, both boards), trained at 10 epochs, seed 2. Network 2 was made
 # by this recipe at d1db00e (its file records the data settings), whose data format (version 1)
 # this trainer no longer reads; to remake it byte for byte, run d1db00e's own scripts/train.sh.
-# The shipped network 3 goes on from network 2 (README, "The shipped network"): 100,000 games
-# of network 2 played by 8c7e29f, trained alone with the mirror images:
+# The shipped network 3 goes on from network 2 (README, "Network 3"): 100,000 games of
+# network 2 played by 8c7e29f, trained alone with the mirror images; it is left in
+# net3-out/net1.nnue (the shipped file's description names its data file g2.bin, where this
+# run's is data0.bin). Not remade end to end yet: a fresh run's first 30 games matched the
+# shipped network's data file byte for byte.
 #
 #   DATAGEN_REV=8c7e29f START=embedded GENERATIONS=1 GAMES=100000 FIRST_SEED=3 MIRROR=1 \
 #     scripts/train.sh net3-out
