@@ -184,6 +184,7 @@
 //! | the same, 9x9, match seed 31 | | +219.9 ± 46.8 (78.0%, 300 games) |
 //! | the same at 200 ms a move | +102.5 ± 34.7 (64.3%, 300 games, match seed 21) | +147.2 ± 47.7 (70.0%, 200 games, match seed 22) |
 //! | and network 3 (session 22, Bench 354775; README, "Network 3"), match seeds 32 and 33 | +239.0 ± 31.7 (79.8%, 600 games) | +340.7 ± 58.9 (87.7%, 300 games) |
+//! | the same at 200 ms a move, match seeds 34 and 35 | +226.7 ± 42.5 (78.7%, 300 games) | +212.6 ± 167.4 (17-5, 22 games, stopped for time) |
 //!
 //! The three rows of the fourth SPSA round: `lielow match` of this build against 198d91b's, the games and seed of
 //! `scripts/sprt.sh` as in the README (`--openings` this build's `lielow openings` book of seed
@@ -236,7 +237,11 @@
 //! at 50 ms a move (two games at a time, nothing else running, no time forfeits; 40 ms a move
 //! against 198d91b's 33 on 8x8): +239.0 ± 31.7 on 8x8 (479 of 600 games, 79.8%) and +340.7 ±
 //! 58.9 on 9x9 (263 of 300, 87.7%): the goal of +150 at 50 ms is met on both sizes, each
-//! interval well above it.
+//! interval well above it. At 200 ms a move (153 ms a move against 146 on 8x8, no time
+//! forfeits): +226.7 ± 42.5 on 8x8 (236 of 300, 78.7%): the goal of +100 is met there too.
+//! The 9x9 run at 200 ms was stopped after 22 games (17-5) to measure the levels again; 9x9's
+//! figure at 200 ms stays network 2's +147.2 ± 47.7 above, and network 3 beat network 2 on 9x9
+//! at 50 ms by +214.8 ± 76.6 (README, "Network 3").
 //!
 //! ## Time to depth
 //!
