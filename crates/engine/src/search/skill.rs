@@ -42,7 +42,7 @@ pub const SPREAD_CAP: i32 = 100;
 
 /// The calibrated ladder: (`Skill Level`, Elo with `builtin:random` at 0), ascending in both.
 /// Measured at 20 ms a move on 8x8 by `scripts/levels.sh` with network 3, 30 games a step
-/// (330 in all; README, "Levels", has the intervals, ±125 to ±290 a step). `UCI_Elo` takes
+/// (330 in all; README, "Levels", has the intervals, ±128 to ±198 a step). `UCI_Elo` takes
 /// `LADDER[0].1 ..= LADDER[last].1` and is interpolated linearly between the rungs.
 pub const LADDER: [(u32, u32); 8] = [
     (0, 618),
