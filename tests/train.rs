@@ -239,6 +239,23 @@ fn bad_flags_and_files_are_one_line_errors() {
         vec![
             "train", "--data", &not_data, "-o", &output, "--lambda", "1.5",
         ],
+        vec![
+            "train", "--data", &not_data, "-o", &output, "--init", "hand-set",
+        ],
+        vec![
+            "train", "--data", &not_data, "-o", &output, "--init", &missing,
+        ],
+        vec![
+            "train",
+            "--data",
+            &not_data,
+            "-o",
+            &output,
+            "--init",
+            "embedded",
+            "--buckets",
+            "3",
+        ],
         vec!["tune", "--data", &not_data],
         vec!["tune", "--data", &missing, "--lambda=-1"],
     ] {
@@ -346,4 +363,51 @@ fn mirror_doubles_the_training_positions_and_keeps_the_validation_set() {
         .description()
         .contains("mirror"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--init` goes on from a network: the new one says where it started, and the errors of a
+/// network that cannot be a start name the flag.
+#[test]
+fn training_goes_on_from_a_network_with_init() {
+    let dir = scratch("init");
+    let data = data(&dir);
+    let path = dir.join("init.nnue").display().to_string();
+    let args = [
+        "train",
+        "--data",
+        &data,
+        "-o",
+        &path,
+        "--epochs",
+        "1",
+        "--batch",
+        "256",
+        "--validation-every",
+        "5",
+        "--init",
+    ];
+    let out = lielow(&[&args[..], &["embedded"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let network = Network::load(Path::new(&path)).expect("a network");
+    assert!(
+        network.description().contains("from embedded ("),
+        "{}",
+        network.description()
+    );
+    let missing = dir.join("missing.nnue").display().to_string();
+    for (bad, names) in [
+        (vec!["hand-set"], "--init hand-set"),
+        (vec![missing.as_str()], "--init"),
+        (vec!["embedded", "--buckets", "2"], "--buckets 2"),
+    ] {
+        let out = lielow(&[&args[..], &bad[..]].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {stderr}");
+        assert!(stderr.contains(names), "{bad:?}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

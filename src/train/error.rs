@@ -33,6 +33,17 @@ pub enum TrainError {
         /// Inputs read so far.
         inputs: usize,
     },
+    /// `--init hand-set`: the hand-set evaluation has no weights to go on from.
+    InitHandSet,
+    /// `--init`'s network cannot be read.
+    Init(String, lielow_engine::nnue::NetError),
+    /// `--buckets` disagrees with `--init`'s network.
+    InitBuckets {
+        /// The network's buckets.
+        network: usize,
+        /// `--buckets`.
+        flag: u32,
+    },
     /// Too few positions for a training and a validation set.
     TooLittleData {
         /// Training positions.
@@ -56,6 +67,15 @@ impl fmt::Display for TrainError {
                 "too much data: {inputs} network inputs, more than one training set holds \
                  ({}); train on fewer games",
                 u32::MAX
+            ),
+            TrainError::InitHandSet => write!(
+                f,
+                "--init hand-set: the hand-set evaluation has no weights; give embedded or a network file"
+            ),
+            TrainError::Init(init, error) => write!(f, "--init {init}: {error}"),
+            TrainError::InitBuckets { network, flag } => write!(
+                f,
+                "--buckets {flag} disagrees with --init's network, which has {network}; leave --buckets out"
             ),
             TrainError::TooLittleData {
                 training,

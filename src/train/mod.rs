@@ -25,7 +25,7 @@ use crate::files::{self, Output};
 use crate::printer::Printer;
 use data::{sigmoid, Target};
 pub use error::TrainError;
-use lielow_engine::nnue::{Buckets, MAX_BUCKETS};
+use lielow_engine::nnue::{Buckets, EvalChoice, MAX_BUCKETS};
 use model::{Adam, Hidden, Model};
 pub use texel::{tune, TuneArgs};
 
@@ -74,6 +74,10 @@ pub struct TrainArgs {
     /// Worker threads (default: the machine's cores; the result does not depend on it).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
+    /// Go on from a network instead of random weights: `embedded` (the shipped one) or a
+    /// network file; it sets the output buckets (`--buckets` must agree or be left out).
+    #[arg(long, value_name = "NETWORK")]
+    init: Option<EvalChoice>,
 }
 
 /// `lielow train`: trains the network, prints the loss table and writes the network.
@@ -109,6 +113,7 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     let started = Instant::now();
     let inputs: Vec<&std::path::Path> = args.data.iter().map(PathBuf::as_path).collect();
     files::check_outputs(&inputs, &[&args.output])?;
+    let (mut model, origin) = first_model(args)?;
     let data = data::load(
         &args.data,
         data::Loading {
@@ -148,9 +153,6 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
         "|------:|----------:|--------------:|----------------:|--------:|"
     ));
 
-    let buckets =
-        Buckets::even(args.buckets as usize).expect("clap keeps --buckets within 1..=MAX_BUCKETS");
-    let mut model = Model::with_buckets(args.seed, buckets);
     let parameters = model.parameters();
     let mut adam = Adam::new(parameters);
     let mut rng = StdRng::seed_from_u64(args.seed);
@@ -216,13 +218,14 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     }
 
     // Named only when there are several, so that a network of one bucket is what it was.
-    let buckets_text = match args.buckets {
+    let buckets_text = match model.buckets().count() {
         1 => String::new(),
         count => format!(", {count} output buckets by stacks"),
     };
     let description = format!(
-        "lielow {} train: {} epochs{}, batch {}, step size {}, lambda {}, scale {}, seed {}, every {}th game for validation{}; {} training and {} validation positions; validation loss {:.6} (hand-set evaluation {:.6}); data: {}",
+        "lielow {} train: {}{} epochs{}, batch {}, step size {}, lambda {}, scale {}, seed {}, every {}th game for validation{}; {} training and {} validation positions; validation loss {:.6} (hand-set evaluation {:.6}); data: {}",
         env!("CARGO_PKG_VERSION"),
+        origin,
         args.epochs,
         buckets_text,
         args.batch,
@@ -248,6 +251,32 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
         started.elapsed().as_secs_f64()
     ));
     Ok(())
+}
+
+/// The model training starts from, and how the description says so: `--init`'s network
+/// (named with the first words of its own description), or random weights of `--buckets`
+/// buckets drawn from `--seed` (said by nothing).
+fn first_model(args: &TrainArgs) -> Result<(Model, String), TrainError> {
+    let Some(init) = &args.init else {
+        let buckets = Buckets::even(args.buckets as usize)
+            .expect("clap keeps --buckets within 1..=MAX_BUCKETS");
+        return Ok((Model::with_buckets(args.seed, buckets), String::new()));
+    };
+    let network = match init.load() {
+        Ok(Some(network)) => network,
+        Ok(None) => return Err(TrainError::InitHandSet),
+        Err(error) => return Err(TrainError::Init(init.to_string(), error)),
+    };
+    let count = network.buckets().count();
+    if args.buckets != 1 && args.buckets as usize != count {
+        return Err(TrainError::InitBuckets {
+            network: count,
+            flag: args.buckets,
+        });
+    }
+    let words: Vec<&str> = network.description().split_whitespace().take(12).collect();
+    let origin = format!("from {init} ({} ...), ", words.join(" "));
+    Ok((Model::from_network(&network, args.scale), origin))
 }
 
 /// The loss of the hand-set evaluation on `set`, its score read through the same logistic.

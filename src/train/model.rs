@@ -68,6 +68,41 @@ impl Model {
         Model { params, buckets }
     }
 
+    /// The float network that `network` rounds, to go on training from it: its weights divided
+    /// by their scales, with the output layers rescaled from the network's centipawns per unit
+    /// to `scale`'s, so that the model's output in centipawns is the network's.
+    pub fn from_network(network: &Network, scale: f32) -> Model {
+        let buckets = *network.buckets();
+        let b2 = W2 + 2 * buckets.count() * 2 * H;
+        let mut params = Vec::with_capacity(b2 + 2 * buckets.count());
+        let qa = QA as f32;
+        for row in network.input_weights() {
+            params.extend(row.iter().map(|&w| f32::from(w) / qa));
+        }
+        params.extend(network.hidden_bias().iter().map(|&b| f32::from(b) / qa));
+        let output_factor = network.scale() as f32 / scale;
+        for layer in network.output_weights() {
+            params.extend(
+                layer
+                    .iter()
+                    .map(|&w| f32::from(w) / QB as f32 * output_factor),
+            );
+        }
+        params.extend(
+            network
+                .output_bias()
+                .iter()
+                .map(|&b| b as f32 / (QA * QB) as f32 * output_factor),
+        );
+        debug_assert_eq!(params.len(), b2 + 2 * buckets.count());
+        Model { params, buckets }
+    }
+
+    /// Which output layer fits which positions.
+    pub fn buckets(&self) -> &Buckets {
+        &self.buckets
+    }
+
     /// Number of parameters.
     pub fn parameters(&self) -> usize {
         self.params.len()
@@ -359,6 +394,32 @@ mod tests {
             layers_seen.iter().filter(|&&seen| seen).count() >= 4,
             "{layers_seen:?}"
         );
+    }
+
+    /// A network read back as a float model rounds to itself, at its own scale and at
+    /// another one (where the output layers carry the difference).
+    #[test]
+    fn a_network_read_back_rounds_to_itself() {
+        let network = Network::embedded();
+        let same = Model::from_network(&network, network.scale() as f32)
+            .quantize(network.scale() as f32, "again".into());
+        assert_eq!(same.input_weights(), network.input_weights());
+        assert_eq!(same.hidden_bias(), network.hidden_bias());
+        assert_eq!(same.output_weights(), network.output_weights());
+        assert_eq!(same.output_bias(), network.output_bias());
+        assert_eq!(same.buckets(), network.buckets());
+        let mut rng = StdRng::seed_from_u64(7);
+        let rescaled = Model::from_network(&network, 2.0 * network.scale() as f32);
+        for size in [BoardSize::Eight, BoardSize::Nine] {
+            for position in game(size, &mut rng) {
+                let float = rescaled.evaluate_position(&position, 2.0 * network.scale() as f32);
+                let integer = network.evaluate_position(&position) as f32;
+                assert!(
+                    (float - integer).abs() <= 6.0 || integer.abs() >= 30_000.0,
+                    "{position}: {float} {integer}"
+                );
+            }
+        }
     }
 
     /// The rounded network picks the same layer as the float one: its evaluations differ by

@@ -115,6 +115,27 @@ impl Network {
         &self.buckets
     }
 
+    /// The input weights at the scale `QA`: one row of `HIDDEN` per input (what a trainer
+    /// starts from when it goes on from this network).
+    pub fn input_weights(&self) -> &[[i16; HIDDEN]] {
+        &self.input_weights
+    }
+
+    /// The hidden biases at the scale `QA`.
+    pub fn hidden_bias(&self) -> &[i16; HIDDEN] {
+        &self.hidden_bias
+    }
+
+    /// The output layers' weights at the scale `QB`, one per board size and bucket (8x8 first).
+    pub fn output_weights(&self) -> &[OutputWeights] {
+        &self.output_weights
+    }
+
+    /// The output layers' biases at the scale `QA × QB`, indexed as [`Network::output_weights`].
+    pub fn output_bias(&self) -> &[i32] {
+        &self.output_bias
+    }
+
     /// The output, in centipawns for the side to move, from the hidden sums seen by the side
     /// to move (`ours`) and by the other side (`theirs`) on a board of `size` with `stacks`
     /// stacks (both sides'; at most 81), which choose the output layer.
