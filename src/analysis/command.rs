@@ -22,6 +22,7 @@ use crate::diagram::{self, Diagram};
 use crate::file_error::FileError;
 use crate::files::{self, Output};
 use crate::printer::Printer;
+use lielow_rules::board::BoardSize;
 use lielow_rules::moves::{Move, MoveText};
 use lielow_rules::position::Position;
 
@@ -32,8 +33,8 @@ pub struct BoardArgs {
     /// it holds spaces).
     position: String,
     /// Board size of `startpos` (an LFEN's board gives its own size).
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-    size: usize,
+    #[arg(long, default_value_t = BoardSize::Eight)]
+    size: BoardSize,
     /// The move that led to the position: its squares are tinted (default: the last of the
     /// position's `moves`).
     #[arg(long, value_name = "MOVE")]
@@ -68,7 +69,7 @@ fn parse_drawn_move(
         return Err(AnalysisError::OffBoard {
             flag,
             text: text.to_owned(),
-            size: size.n(),
+            size,
         });
     }
     Ok(match parsed.to {
@@ -135,8 +136,8 @@ pub struct SolveArgs {
     /// it holds spaces).
     position: String,
     /// Board size of `startpos`.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-    size: usize,
+    #[arg(long, default_value_t = BoardSize::Eight)]
+    size: BoardSize,
     /// Give up after this many nodes.
     #[arg(long, default_value_t = 50_000_000)]
     max_nodes: u64,
@@ -327,8 +328,8 @@ pub struct AnalyseArgs {
     #[arg(long, value_name = "K | GAME")]
     game: Option<String>,
     /// Board size of `startpos` in --game.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-    size: usize,
+    #[arg(long, default_value_t = BoardSize::Eight)]
+    size: BoardSize,
     /// The budget per position, as node counts (the same review on every run and machine):
     /// quick 20 000 nodes (50 000 per proof), normal 100 000 (200 000), deep 500 000
     /// (1 000 000). --nodes, --depth or --movetime replace its search limit.
@@ -373,7 +374,7 @@ struct GameToReview {
 }
 
 /// "startpos moves ..." or "<LFEN> moves ...", read as every command reads a position.
-fn parse_game(text: &str, size: usize) -> Result<GameToReview, AnalysisError> {
+fn parse_game(text: &str, size: BoardSize) -> Result<GameToReview, AnalysisError> {
     let played = PositionArg::read(text, size).map_err(AnalysisError::Game)?;
     Ok(GameToReview {
         game: Game::from_moves(played.start, played.moves, Some(0)),

@@ -6,6 +6,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use lielow_engine::ugi::shown;
+use lielow_rules::board::BoardSize;
 use lielow_rules::moves::MoveTextError;
 
 use super::solve::SolveError;
@@ -34,7 +35,7 @@ pub enum AnalysisError {
         /// The text given.
         text: String,
         /// The board's size.
-        size: usize,
+        size: BoardSize,
     },
     /// A file (or standard output) that cannot be read or written.
     File(FileError),

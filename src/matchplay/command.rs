@@ -104,8 +104,8 @@ pub struct MatchArgs {
     #[arg(long)]
     depth: Option<u32>,
     /// Board size of the start position and of random openings.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-    size: usize,
+    #[arg(long, default_value_t = BoardSize::Eight)]
+    size: BoardSize,
     /// Openings file: one LFEN per line, optionally followed by ` moves ...`; game pair k plays
     /// the k-th opening of --openings-order from --openings-start, cycling.
     #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
@@ -166,8 +166,8 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 100)]
     count: usize,
     /// Board size.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-    size: usize,
+    #[arg(long, default_value_t = BoardSize::Eight)]
+    size: BoardSize,
     /// Random seed: the same seed prints the same openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -339,7 +339,7 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, MatchError> {
     if limits.clock.is_some() && engines.iter().any(|engine| engine.movetime.is_some()) {
         return Err(MatchError::EngineMovetimeWithTc);
     }
-    let size = BoardSize::from_n(args.size).ok_or(MatchError::Size)?;
+    let size = args.size;
     let pairs = args.games.div_ceil(2);
     let openings = match (&args.openings, args.random_plies) {
         (Some(path), _) => {
@@ -501,7 +501,7 @@ fn merge_summaries(args: &MatchArgs) -> Result<(), MatchError> {
 
 /// `lielow openings`: prints the openings, one LFEN a line.
 pub fn run_openings(args: &OpeningsArgs) -> Result<(), OpeningsError> {
-    let size = BoardSize::from_n(args.size).ok_or(OpeningsError::Size)?;
+    let size = args.size;
     if args.count > MAX_OPENINGS {
         return Err(OpeningsError::Count(args.count));
     }

@@ -64,8 +64,6 @@ pub enum MatchError {
     TcAndMovetime,
     /// An engine's `movetime=` with `--tc`.
     EngineMovetimeWithTc,
-    /// A board size other than 8 or 9.
-    Size,
     /// A file that cannot be read or written.
     File(FileError),
     /// A bad openings file.
@@ -131,7 +129,6 @@ impl fmt::Display for MatchError {
             MatchError::EngineMovetimeWithTc => {
                 f.write_str("an engine's movetime=MS does not mix with --tc")
             }
-            MatchError::Size => f.write_str("--size is 8 or 9"),
             MatchError::File(error) => error.fmt(f),
             MatchError::Openings(error) => error.fmt(f),
             MatchError::RandomPlies { plies, error } => write!(f, "--random-plies {plies}: {error}"),
@@ -195,8 +192,6 @@ impl From<MergeError> for MatchError {
 /// Why `lielow openings` failed.
 #[derive(Debug)]
 pub enum OpeningsError {
-    /// A board size other than 8 or 9.
-    Size,
     /// `--count` beyond [`MAX_OPENINGS`].
     Count(usize),
     /// `--plies` longer than any random game lasts.
@@ -216,7 +211,7 @@ impl OpeningsError {
     /// The exit status: 2 for bad flags, 1 for a run that could not deliver.
     pub fn exit_code(&self) -> i32 {
         match self {
-            OpeningsError::Size | OpeningsError::Count(_) | OpeningsError::Plies(_) => 2,
+            OpeningsError::Count(_) | OpeningsError::Plies(_) => 2,
             OpeningsError::TooFew { .. } | OpeningsError::StdoutClosed => 1,
         }
     }
@@ -230,7 +225,6 @@ impl OpeningsError {
 impl fmt::Display for OpeningsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OpeningsError::Size => f.write_str("--size is 8 or 9"),
             OpeningsError::Count(count) => {
                 write!(f, "--count {count}: give at most {MAX_OPENINGS} openings")
             }

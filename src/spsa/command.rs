@@ -6,6 +6,8 @@ use std::time::Instant;
 
 use clap::Args;
 
+use lielow_rules::board::BoardSize;
+
 use super::error::SpsaError;
 use super::gains::Schedule;
 use super::param_file;
@@ -58,8 +60,8 @@ pub struct SpsaArgs {
     #[arg(long)]
     depth: Option<u32>,
     /// Board size.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-    size: usize,
+    #[arg(long, default_value_t = BoardSize::Eight)]
+    size: BoardSize,
     /// Random plies of each pair's opening.
     #[arg(long, default_value_t = 8, value_name = "K")]
     random_plies: usize,

@@ -21,7 +21,6 @@ use crate::matchplay::openings;
 use crate::matchplay::player::Timeouts;
 use crate::matchplay::runner::{self, MatchConfig, MoveLimits, Shard};
 use crate::matchplay::ugi_client::UgiEngine;
-use lielow_rules::board::BoardSize;
 
 /// The tuned engine with its fixed options, as the setup's words give it.
 pub fn base_engine(setup: &Setup) -> Result<EngineSpec, SpsaError> {
@@ -114,14 +113,13 @@ pub fn play_iteration(
     let base = base_engine(setup)?;
     let signs = gains::signs(setup.seed, k, setup.params.len());
     let limits = limits(setup)?;
-    let size = BoardSize::from_n(setup.size).ok_or(MatchError::Size)?;
     let pairs = setup.pairs as usize;
     let opening_seed = gains::iteration_seed(setup.seed, k, 2);
-    let openings = openings::random_openings(size, setup.random_plies, pairs, opening_seed)
+    let openings = openings::random_openings(setup.size, setup.random_plies, pairs, opening_seed)
         .map_err(|error| MatchError::RandomPlies {
-            plies: setup.random_plies,
-            error,
-        })?;
+        plies: setup.random_plies,
+        error,
+    })?;
     let config = MatchConfig {
         engines: vec![
             perturbed(&base, state, &signs, 1.0, "plus"),
