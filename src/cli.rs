@@ -4,15 +4,12 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
-pub mod position_arg;
-
-use position_arg::{PositionArg, PositionArgError};
-
 use crate::analysis::command;
 use crate::analysis::command_error::AnalysisError;
 use crate::datagen::{DatagenError, EvalFlagError};
 use crate::matchplay::command::{run_match, run_openings};
 use crate::matchplay::command_error::{MatchError, OpeningsError};
+use crate::position_arg::{PositionArg, PositionArgError};
 use crate::printer::Printer;
 use crate::train::TrainError;
 use lielow_engine::bench;

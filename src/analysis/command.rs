@@ -13,14 +13,14 @@ use super::html::{self, PageGame};
 use super::review::{self, Game, GameReview, ReviewBudget, ReviewSettings};
 use super::review_report;
 use super::solve::{self, Budget, SolveError, Verdict};
-use crate::matchplay::records::GameRecord;
+use crate::records::GameRecord;
 use lielow_engine::limits::Limits;
 use lielow_engine::search::{Searcher, MAX_THREADS};
 
-use crate::cli::position_arg::PositionArg;
 use crate::diagram::{self, Diagram};
 use crate::file_error::FileError;
 use crate::files::{self, Output};
+use crate::position_arg::PositionArg;
 use crate::printer::Printer;
 use lielow_rules::board::BoardSize;
 use lielow_rules::moves::{Move, MoveText};

@@ -10,9 +10,9 @@ use lielow_rules::board::BoardSize;
 use lielow_rules::moves::MoveTextError;
 
 use super::solve::SolveError;
-use crate::cli::position_arg::PositionArgError;
 use crate::file_error::FileError;
-use crate::matchplay::records::RecordError;
+use crate::position_arg::PositionArgError;
+use crate::records::RecordError;
 
 /// Why a picture, a proof or a review cannot be made.
 #[derive(Debug)]

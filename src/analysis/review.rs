@@ -30,10 +30,10 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::review_claims::{self, Proof};
+use super::review_claims::{self, from_parent, Proof};
 pub use super::review_claims::{Label, BLUNDER, INACCURACY, MISTAKE};
-use crate::matchplay::records::ending_of;
-use crate::matchplay::Reason;
+use crate::reason::Reason;
+use crate::records::ending_of;
 use lielow_engine::limits::Limits;
 use lielow_engine::score::Score;
 use lielow_engine::search::{Report, Searcher};
@@ -267,19 +267,6 @@ fn value_of(lines: &[Line], position: &Position) -> Score {
         Some(winner) if winner == position.side_to_move() => Score::win_in(0),
         Some(_) => Score::loss_in(0),
         None => lines.first().map_or(Score(0), |line| line.score),
-    }
-}
-
-/// One side's score, seen from the other side, one ply further from the root.
-pub(crate) fn from_parent(score: Score) -> Score {
-    let flipped = Score(-score.0);
-    // A proven result is one ply further away (by the sign: `win_in(0)` is 0 moves away).
-    if flipped.0 > Score::MATE_BOUND {
-        Score(flipped.0 - 1)
-    } else if flipped.0 < -Score::MATE_BOUND {
-        Score(flipped.0 + 1)
-    } else {
-        flipped
     }
 }
 

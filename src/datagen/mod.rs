@@ -29,8 +29,8 @@ use rand::{Rng, SeedableRng};
 
 use crate::file_error::FileError;
 use crate::files;
-use crate::matchplay::openings::random_opening;
-use crate::matchplay::runner::Shard;
+use crate::openings::random_opening;
+use crate::shard::Shard;
 use format::{FormatError, GameSamples, Sample};
 use lielow_engine::limits::Limits;
 use lielow_engine::nnue::{EvalChoice, NetError, Network};

@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 
 use lielow_rules::board::Side;
 
-use super::runner::{GameResult, PairResult, Shard};
+use super::runner::{GameResult, PairResult};
 use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict};
-use super::summary::Summary;
-use super::Reason;
+use crate::reason::Reason;
+use crate::shard::Shard;
 
 /// Results of one pairing, from the first engine's point of view.
 #[derive(Clone, Debug, Default)]
@@ -297,11 +297,6 @@ impl Tally {
             );
         }
         out
-    }
-
-    /// The summary as JSON (protocol.md, "Match summaries").
-    pub fn json(&self) -> String {
-        Summary::of(self).to_json()
     }
 }
 

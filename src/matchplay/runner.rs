@@ -27,33 +27,14 @@ use lielow_rules::board::Side;
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 
-use super::engine_spec::EngineSpec;
-use super::openings::Opening;
-use super::player::{MoveRequest, Player, Timeouts};
-use super::records::{ending_of, GameRecord};
+use super::limits::MoveLimits;
 use super::stats::Sprt;
-use super::time_control::TimeControl;
-use super::Reason;
-
-/// The move limits of a match, as given on the command line (milliseconds).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MoveLimits {
-    /// Each side's clock.
-    pub clock: Option<TimeControl>,
-    /// Time per move, sent in `go` and enforced.
-    pub movetime: Option<u64>,
-    /// Depth per move, sent in `go`.
-    pub depth: Option<u32>,
-    /// Nodes per move, sent in `go`.
-    pub nodes: Option<u64>,
-}
-
-impl MoveLimits {
-    /// Whether a clock or a movetime bounds every move.
-    pub fn is_timed(&self) -> bool {
-        self.clock.is_some() || self.movetime.is_some()
-    }
-}
+use crate::openings::Opening;
+use crate::players::engine_spec::EngineSpec;
+use crate::players::player::{MoveRequest, Player, Timeouts};
+use crate::reason::Reason;
+use crate::records::{ending_of, GameRecord};
+use crate::shard::Shard;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -145,72 +126,6 @@ pub struct PairResult {
     pub index: usize,
     /// The game with the pairing's first engine as Blue, then the one with it as Red.
     pub games: [GameResult; 2],
-}
-
-/// Which share of a match's game pairs one run plays (`--shard K/N`): the pairs whose number in
-/// the match's order is K-1 modulo N, with the openings, seeds and colours the whole match
-/// would give them. In JSON `{"index": K, "count": N}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Shard {
-    /// K, from 1.
-    pub index: u64,
-    /// N.
-    pub count: u64,
-}
-
-impl Shard {
-    /// The whole match.
-    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
-
-    /// The most shards a match is split into: far more than machines a match runs on, and few
-    /// enough that a merge can list the missing ones.
-    pub const MAX_COUNT: u64 = 10_000;
-
-    /// Whether this is K/N with 1 <= K <= N <= [`Shard::MAX_COUNT`].
-    pub fn is_valid(&self) -> bool {
-        self.count <= Shard::MAX_COUNT && (1..=self.count).contains(&self.index)
-    }
-
-    /// How many of `jobs` game pairs (numbered from 0) this shard plays.
-    pub fn jobs_of(&self, jobs: u64) -> u64 {
-        jobs.saturating_sub(self.index - 1).div_ceil(self.count)
-    }
-
-    /// The number in the match of this shard's `k`-th game pair.
-    pub fn job(&self, k: u64) -> u64 {
-        (self.index - 1) + k * self.count
-    }
-}
-
-/// A `--shard` value that is not K/N with 1 <= K <= N (the text given).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShardError(pub String);
-
-impl std::fmt::Display for ShardError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "--shard '{}': expected K/N with 1 <= K <= N <= {}, e.g. 3/8",
-            lielow_engine::ugi::shown(&self.0),
-            Shard::MAX_COUNT
-        )
-    }
-}
-
-impl std::error::Error for ShardError {}
-
-impl std::str::FromStr for Shard {
-    type Err = ShardError;
-
-    fn from_str(text: &str) -> Result<Shard, ShardError> {
-        let parsed = text.split_once('/').and_then(|(k, n)| {
-            Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?))
-        });
-        match parsed.map(|(index, count)| Shard { index, count }) {
-            Some(shard) if shard.is_valid() => Ok(shard),
-            _ => Err(ShardError(text.to_owned())),
-        }
-    }
 }
 
 impl MatchConfig {

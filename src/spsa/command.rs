@@ -13,8 +13,8 @@ use super::gains::Schedule;
 use super::param_file;
 use super::play;
 use super::state::{Partial, Setup, State};
-use crate::matchplay::runner::Shard;
 use crate::printer::Printer;
+use crate::shard::Shard;
 
 /// Flags of `lielow spsa`.
 #[derive(Args, Debug)]
@@ -163,7 +163,7 @@ pub fn run(args: &SpsaArgs) -> Result<(), SpsaError> {
         play::check_engine(&state.setup)?;
     }
     let _ = ctrlc::set_handler(|| {
-        crate::matchplay::process::kill_all_engines();
+        crate::process::kill_all_engines();
         eprintln!("\nlielow spsa: interrupted; the state file holds the last whole iteration");
         std::process::exit(130);
     });

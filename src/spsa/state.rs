@@ -16,7 +16,7 @@ use super::error::SpsaError;
 use super::gains::{self, Schedule};
 use super::param_file::TunedParam;
 use crate::file_error::FileError;
-use crate::matchplay::runner::Shard;
+use crate::shard::Shard;
 use lielow_rules::board::BoardSize;
 
 /// The first field of a state file.

@@ -9,7 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::matchplay::openings::BadLfen;
+use crate::openings::BadLfen;
 use lielow_engine::ugi::shown;
 use lielow_rules::board::BoardSize;
 use lielow_rules::moves::{Move, MoveText};
