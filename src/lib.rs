@@ -4,7 +4,8 @@
 //!
 //! The commands ([`cli`] dispatches to [`matchplay`], [`analysis`], [`datagen`], [`train`],
 //! [`spsa`] and [`gui`]) stand on modules they share and that import none of them: who plays
-//! ([`players`]) and the processes of engines ([`process`]), game records ([`records`]),
+//! ([`players`]) and the processes of engines ([`process`]), worker threads over numbered
+//! jobs ([`pool`]), game records ([`records`]),
 //! openings ([`openings`]), positions on the command line ([`position_arg`]), shards of a run
 //! ([`shard`]), why a game ended ([`reason`]), and below those the files ([`files`],
 //! [`file_error`]), pictures ([`diagram`]) and printing ([`printer`]).
@@ -21,6 +22,7 @@ pub mod gui;
 pub mod matchplay;
 pub mod openings;
 pub mod players;
+pub mod pool;
 pub mod position_arg;
 pub mod printer;
 pub mod process;

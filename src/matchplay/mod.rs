@@ -5,7 +5,7 @@
 //!
 //! - [`command`]: the two subcommands' flags and what they print; [`command_error`]: why they
 //!   stop;
-//! - [`runner`]: game pairs scheduled over worker threads, the game loop and
+//! - [`runner`]: game pairs scheduled over the worker pool ([`crate::pool`]), the game loop and
 //!   the referee; [`limits`]: what bounds each move;
 //! - [`time_control`]: the clock of `--tc`, with or without periods of moves;
 //! - [`stats`]: Elo, error bars, LOS and SPRT from game-pair statistics; [`report`]: the tally,
