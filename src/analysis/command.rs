@@ -223,97 +223,116 @@ fn prove(
 ) -> Result<(), AnalysisError> {
     let mut out = Printer::new();
     match args.method {
-        Method::Dfpn => {
-            let budget = Budget {
-                max_nodes: args.max_nodes,
-                deadline: time.map(|t| started + t),
-                stop: None,
-            };
-            let solution =
-                solve::solve_on_big_stack(position, &budget, args.threads as usize, args.verify)?;
-            let line = |moves: &[Move]| {
-                moves
-                    .iter()
-                    .map(Move::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
-            let proven = match &solution.verdict {
-                Verdict::Win {
-                    moves,
-                    plies,
-                    line,
-                    exact,
-                } => Some(("win", moves, plies, line, exact)),
-                Verdict::Loss {
-                    moves,
-                    plies,
-                    line,
-                    exact,
-                } => Some(("loss", moves, plies, line, exact)),
-                Verdict::Unknown { plies } => {
-                    out.line(format_args!(
-                        "unknown: neither side forces a win within {plies} plies; the budget ran out"
-                    ));
-                    None
-                }
-            };
-            if let Some((result, moves, plies, pv, exact)) = proven {
-                let at_most = if *exact { "" } else { "at most " };
-                out.line(format_args!(
-                    "{result} in {at_most}{moves} ({plies} plies): {}",
-                    line(pv)
-                ));
-            }
-            out.line(format_args!(
-                "nodes {} table {} time {:.3} s",
-                solution.nodes,
-                solution.table_size,
-                started.elapsed().as_secs_f64()
-            ));
-            if let Some(size) = solution.proof_size {
-                out.line(format_args!("proof verified: {size} nodes"));
-            }
-        }
-        Method::Alphabeta => {
-            let mut searcher = Searcher::new();
-            searcher
-                .set_threads(args.threads as usize)
-                .map_err(|e| AnalysisError::Search(e.to_string()))?;
-            let limits = Limits {
-                nodes: Some(args.max_nodes),
-                movetime: time.map(|t| t.as_millis().max(1) as u64),
-                ..Limits::default()
-            };
-            let stop = AtomicBool::new(false);
-            let result = searcher.search(position, &limits, &stop, &mut |_| {});
-            match result.score.mate_moves() {
-                Some(moves) if moves > 0 => out.line(format_args!(
-                    "win in {moves}: {}",
-                    result.best_move.map_or(String::new(), |m| m.to_string())
-                )),
-                Some(moves) => out.line(format_args!(
-                    "loss in {}: {}",
-                    -moves,
-                    result.best_move.map_or(String::new(), |m| m.to_string())
-                )),
-                None => out.line(format_args!(
-                    "unknown: no proven result by depth {} (score {}, best move {})",
-                    result.depth,
-                    result.score,
-                    result
-                        .best_move
-                        .map_or("none".to_owned(), |m| m.to_string())
-                )),
-            }
-            out.line(format_args!(
-                "nodes {} depth {} time {:.3} s",
-                result.nodes,
-                result.depth,
-                started.elapsed().as_secs_f64()
-            ));
-        }
+        Method::Dfpn => prove_by_dfpn(args, position, time, started, &mut out),
+        Method::Alphabeta => prove_by_alphabeta(args, position, time, started, &mut out),
     }
+}
+
+/// `--method dfpn`: the proof-number search's verdict, its line and counts.
+fn prove_by_dfpn(
+    args: &SolveArgs,
+    position: &Position,
+    time: Option<Duration>,
+    started: Instant,
+    out: &mut Printer,
+) -> Result<(), AnalysisError> {
+    let budget = Budget {
+        max_nodes: args.max_nodes,
+        deadline: time.map(|t| started + t),
+        stop: None,
+    };
+    let solution =
+        solve::solve_on_big_stack(position, &budget, args.threads as usize, args.verify)?;
+    let line = |moves: &[Move]| {
+        moves
+            .iter()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let proven = match &solution.verdict {
+        Verdict::Win {
+            moves,
+            plies,
+            line,
+            exact,
+        } => Some(("win", moves, plies, line, exact)),
+        Verdict::Loss {
+            moves,
+            plies,
+            line,
+            exact,
+        } => Some(("loss", moves, plies, line, exact)),
+        Verdict::Unknown { plies } => {
+            out.line(format_args!(
+                "unknown: neither side forces a win within {plies} plies; the budget ran out"
+            ));
+            None
+        }
+    };
+    if let Some((result, moves, plies, pv, exact)) = proven {
+        let at_most = if *exact { "" } else { "at most " };
+        out.line(format_args!(
+            "{result} in {at_most}{moves} ({plies} plies): {}",
+            line(pv)
+        ));
+    }
+    out.line(format_args!(
+        "nodes {} table {} time {:.3} s",
+        solution.nodes,
+        solution.table_size,
+        started.elapsed().as_secs_f64()
+    ));
+    if let Some(size) = solution.proof_size {
+        out.line(format_args!("proof verified: {size} nodes"));
+    }
+    Ok(())
+}
+
+/// `--method alphabeta`: the engine's search, and the proven result it finds, if any.
+fn prove_by_alphabeta(
+    args: &SolveArgs,
+    position: &Position,
+    time: Option<Duration>,
+    started: Instant,
+    out: &mut Printer,
+) -> Result<(), AnalysisError> {
+    let mut searcher = Searcher::new();
+    searcher
+        .set_threads(args.threads as usize)
+        .map_err(|e| AnalysisError::Search(e.to_string()))?;
+    let limits = Limits {
+        nodes: Some(args.max_nodes),
+        movetime: time.map(|t| t.as_millis().max(1) as u64),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let result = searcher.search(position, &limits, &stop, &mut |_| {});
+    match result.score.mate_moves() {
+        Some(moves) if moves > 0 => out.line(format_args!(
+            "win in {moves}: {}",
+            result.best_move.map_or(String::new(), |m| m.to_string())
+        )),
+        Some(moves) => out.line(format_args!(
+            "loss in {}: {}",
+            -moves,
+            result.best_move.map_or(String::new(), |m| m.to_string())
+        )),
+        None => out.line(format_args!(
+            "unknown: no proven result by depth {} (score {}, best move {})",
+            result.depth,
+            result.score,
+            result
+                .best_move
+                .map_or("none".to_owned(), |m| m.to_string())
+        )),
+    }
+    out.line(format_args!(
+        "nodes {} depth {} time {:.3} s",
+        result.nodes,
+        result.depth,
+        started.elapsed().as_secs_f64()
+    ));
     Ok(())
 }
 
@@ -482,25 +501,8 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
     let json_file = args.json.as_ref().map(create).transpose()?;
     let html_file = args.html.as_ref().map(create).transpose()?;
     files::remove_unfinished_on_interrupt();
-    let mut searcher = Searcher::new();
-    searcher
-        .set_threads(args.threads as usize)
-        .map_err(|e| AnalysisError::Search(e.to_string()))?;
-    searcher
-        .set_hash_mb(args.hash)
-        .map_err(|e| AnalysisError::Search(e.to_string()))?;
-    let mut settings = ReviewSettings::of(args.budget, args.multipv as usize);
-    if args.movetime.is_some() || args.depth.is_some() || args.nodes.is_some() {
-        settings.limits = Limits {
-            movetime: args.movetime,
-            depth: args.depth,
-            nodes: args.nodes,
-            ..Limits::default()
-        };
-    }
-    if let Some(nodes) = args.proof_nodes {
-        settings.proof_nodes = nodes;
-    }
+    let mut searcher = review_searcher(args)?;
+    let settings = review_settings(args);
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let count = games.len();
     let mut reviews: Vec<GameReview> = Vec::new();
@@ -532,35 +534,85 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
     for (game, review) in games.iter().zip(&reviews) {
         out.line(review_report::table(review, &game.title));
     }
-    if let Some(mut file) = json_file {
-        let values: Vec<serde_json::Value> = games
-            .iter()
-            .zip(&reviews)
-            .map(|(game, review)| {
-                let extra = match &game.players {
-                    Some((blue, red, reason)) => {
-                        serde_json::json!({"blue": blue, "red": red, "reason": reason})
-                    }
-                    None => serde_json::json!({}),
-                };
-                review_report::game_json(review, extra)
-            })
-            .collect();
-        let text = serde_json::to_string_pretty(&values).expect("JSON of plain values");
-        file.write(text.as_bytes())?;
-        file.commit()?;
+    if let Some(file) = json_file {
+        write_json(file, &games, &reviews)?;
     }
-    if let Some(mut file) = html_file {
-        let pages: Vec<PageGame> = games
-            .iter()
-            .zip(&reviews)
-            .map(|(game, review)| PageGame {
-                review,
-                title: game.title.clone(),
-            })
-            .collect();
-        file.write(html::page(&pages).as_bytes())?;
-        file.commit()?;
+    if let Some(file) = html_file {
+        write_html(file, &games, &reviews)?;
     }
+    Ok(())
+}
+
+/// The searcher of `lielow analyse`: `--threads` and `--hash`.
+fn review_searcher(args: &AnalyseArgs) -> Result<Searcher, AnalysisError> {
+    let mut searcher = Searcher::new();
+    searcher
+        .set_threads(args.threads as usize)
+        .map_err(|e| AnalysisError::Search(e.to_string()))?;
+    searcher
+        .set_hash_mb(args.hash)
+        .map_err(|e| AnalysisError::Search(e.to_string()))?;
+    Ok(searcher)
+}
+
+/// What each position's search gets: the `--budget`'s limits, or `--movetime`, `--depth` and
+/// `--nodes` when any is given; `--proof-nodes` for the proofs of claimed results.
+fn review_settings(args: &AnalyseArgs) -> ReviewSettings {
+    let mut settings = ReviewSettings::of(args.budget, args.multipv as usize);
+    if args.movetime.is_some() || args.depth.is_some() || args.nodes.is_some() {
+        settings.limits = Limits {
+            movetime: args.movetime,
+            depth: args.depth,
+            nodes: args.nodes,
+            ..Limits::default()
+        };
+    }
+    if let Some(nodes) = args.proof_nodes {
+        settings.proof_nodes = nodes;
+    }
+    settings
+}
+
+/// `--json`: every game's review, with its players and ending when a record names them.
+fn write_json(
+    mut file: Output,
+    games: &[GameToReview],
+    reviews: &[GameReview],
+) -> Result<(), AnalysisError> {
+    let values: Vec<serde_json::Value> = games
+        .iter()
+        .zip(reviews)
+        .map(|(game, review)| {
+            let extra = match &game.players {
+                Some((blue, red, reason)) => {
+                    serde_json::json!({"blue": blue, "red": red, "reason": reason})
+                }
+                None => serde_json::json!({}),
+            };
+            review_report::game_json(review, extra)
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&values).expect("JSON of plain values");
+    file.write(text.as_bytes())?;
+    file.commit()?;
+    Ok(())
+}
+
+/// `--html`: the page of every game's review.
+fn write_html(
+    mut file: Output,
+    games: &[GameToReview],
+    reviews: &[GameReview],
+) -> Result<(), AnalysisError> {
+    let pages: Vec<PageGame> = games
+        .iter()
+        .zip(reviews)
+        .map(|(game, review)| PageGame {
+            review,
+            title: game.title.clone(),
+        })
+        .collect();
+    file.write(html::page(&pages).as_bytes())?;
+    file.commit()?;
     Ok(())
 }
