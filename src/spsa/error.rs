@@ -67,7 +67,7 @@ pub enum SpsaError {
     EngineRefused(String),
     /// A flag the run needs is missing.
     Missing(&'static str),
-    /// A schedule or size flag out of range.
+    /// A schedule flag out of range, or other than one engine.
     Flag(&'static str),
 }
 
