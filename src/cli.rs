@@ -4,20 +4,17 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
-pub mod position_arg;
-
-use position_arg::{PositionArg, PositionArgError};
-
 use crate::analysis::command;
 use crate::analysis::command_error::AnalysisError;
 use crate::datagen::{DatagenError, EvalFlagError};
 use crate::matchplay::command::{run_match, run_openings};
 use crate::matchplay::command_error::{MatchError, OpeningsError};
+use crate::position_arg::{PositionArg, PositionArgError};
 use crate::printer::Printer;
 use crate::train::TrainError;
 use lielow_engine::bench;
 use lielow_engine::search::MAX_THREADS;
-use lielow_rules::board::{BoardSize, BoardSizeError};
+use lielow_rules::board::BoardSize;
 use lielow_rules::perft;
 use lielow_rules::position::Position;
 
@@ -51,8 +48,8 @@ enum Command {
         #[arg(long, value_name = "POSITION")]
         fen: Option<String>,
         /// Board size of `startpos` (an LFEN's board sets its own size).
-        #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-        size: usize,
+        #[arg(long, default_value_t = BoardSize::Eight)]
+        size: BoardSize,
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
@@ -193,11 +190,6 @@ impl std::error::Error for CliError {
             CliError::Spsa(error) => error,
         })
     }
-}
-
-/// Reads a `--size` argument (`8` or `9`) for clap, as the squares per side the commands take.
-pub fn board_size(text: &str) -> Result<usize, BoardSizeError> {
-    text.parse::<BoardSize>().map(BoardSize::n)
 }
 
 /// Runs the program with the process arguments; returns the exit code.

@@ -97,7 +97,9 @@ fn escaped(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The picture of `position` with what `diagram` adds, as a complete SVG document.
+/// The picture of `position` with what `diagram` adds, as a complete SVG document: the
+/// board, the last move's squares, the coordinates, the stacks, the arrows over everything, and
+/// the caption.
 pub fn svg(position: &Position, diagram: &Diagram) -> String {
     let n = position.size().n();
     let flipped = diagram.flipped;
@@ -117,7 +119,23 @@ pub fn svg(position: &Position, diagram: &Diagram) -> String {
     out.push_str(&format!(
         r#"<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{ARROW}"/></marker></defs>"#
     ));
-    // Frame and squares.
+    squares(&mut out, n, flipped);
+    if let Some(mv) = diagram.last_move {
+        last_move(&mut out, mv, n, flipped);
+    }
+    coordinates(&mut out, n, flipped);
+    stacks(&mut out, position, n, flipped);
+    for &mv in &diagram.arrows {
+        arrow(&mut out, mv, n, flipped);
+    }
+    caption(&mut out, position, width, MARGIN + board + MARGIN + 12.0);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The frame and the squares of a board of `n` squares a side.
+fn squares(out: &mut String, n: usize, flipped: bool) {
+    let board = n as f64 * CELL;
     let _ = write!(
         out,
         r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{FRAME}" rx="4"/>"#,
@@ -142,20 +160,24 @@ pub fn svg(position: &Position, diagram: &Diagram) -> String {
             );
         }
     }
-    // The last move's squares.
-    if let Some(mv) = diagram.last_move {
-        for square in [Some(mv.from()), mv.to()].into_iter().flatten() {
-            let (x, y) = corner(square, n, flipped);
-            let _ = write!(
-                out,
-                r#"<rect class="last-move" data-square="{}" x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{LAST_MOVE}" fill-opacity="0.55"/>"#,
-                name(square)
-            );
-        }
+}
+
+/// The squares of the last move, tinted.
+fn last_move(out: &mut String, mv: Move, n: usize, flipped: bool) {
+    for square in [Some(mv.from()), mv.to()].into_iter().flatten() {
+        let (x, y) = corner(square, n, flipped);
+        let _ = write!(
+            out,
+            r#"<rect class="last-move" data-square="{}" x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{LAST_MOVE}" fill-opacity="0.55"/>"#,
+            name(square)
+        );
     }
-    // Coordinates inside the board, as on most game sites: the rank in the top-left corner of
-    // the left column's squares, the file in the bottom-right corner of the bottom row's, in
-    // a colour that stands out from the square's.
+}
+
+/// Coordinates inside the board, as on most game sites: the rank in the top-left corner of the
+/// left column's squares, the file in the bottom-right corner of the bottom row's, in a colour
+/// that stands out from the square's.
+fn coordinates(out: &mut String, n: usize, flipped: bool) {
     for i in 0..n {
         let file_square = if flipped {
             Square::new(n - 1 - i, n - 1)
@@ -188,30 +210,19 @@ pub fn svg(position: &Position, diagram: &Diagram) -> String {
             rank_square.rank() + 1
         );
     }
-    // Stacks.
+}
+
+/// Every stack of `position`.
+fn stacks(out: &mut String, position: &Position, n: usize, flipped: bool) {
     for rank in 0..n {
         for file in 0..n {
             let square = Square::new(file, rank).expect("on the board");
             if let Some((side, height)) = position.stack(square) {
                 let king = position.king(side) == Some(square);
-                stack(
-                    &mut out,
-                    centre(square, n, flipped),
-                    square,
-                    side,
-                    height,
-                    king,
-                );
+                stack(out, centre(square, n, flipped), square, side, height, king);
             }
         }
     }
-    // Arrows, over everything.
-    for &mv in &diagram.arrows {
-        arrow(&mut out, mv, n, flipped);
-    }
-    caption(&mut out, position, width, MARGIN + board + MARGIN + 12.0);
-    out.push_str("</svg>\n");
-    out
 }
 
 /// One stack: rims for its extra pieces, the disc, the height, and the crown of a king.

@@ -9,9 +9,9 @@ use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use lielow::matchplay::records::GameRecord;
 use lielow::matchplay::summary::Summary;
-use lielow::matchplay::Reason;
+use lielow::reason::Reason;
+use lielow::records::GameRecord;
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 use support::{lielow_command, scratch, LIELOW};

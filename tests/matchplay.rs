@@ -8,12 +8,12 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use lielow::matchplay::builtin::greedy_move;
-use lielow::matchplay::openings::{parse_file, Opening};
-use lielow::matchplay::process::split_command_line;
-use lielow::matchplay::records::GameRecord;
 use lielow::matchplay::stats::{elo_from_score, Pentanomial, Sprt, Verdict};
-use lielow::matchplay::Reason;
+use lielow::openings::{parse_file, Opening};
+use lielow::players::builtin::greedy_move;
+use lielow::process::split_command_line;
+use lielow::reason::Reason;
+use lielow::records::GameRecord;
 use lielow_rules::{BoardSize, Position};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;

@@ -13,15 +13,16 @@ use super::html::{self, PageGame};
 use super::review::{self, Game, GameReview, ReviewBudget, ReviewSettings};
 use super::review_report;
 use super::solve::{self, Budget, SolveError, Verdict};
-use crate::matchplay::records::GameRecord;
+use crate::records::GameRecord;
 use lielow_engine::limits::Limits;
 use lielow_engine::search::{Searcher, MAX_THREADS};
 
-use crate::cli::position_arg::PositionArg;
 use crate::diagram::{self, Diagram};
 use crate::file_error::FileError;
 use crate::files::{self, Output};
+use crate::position_arg::PositionArg;
 use crate::printer::Printer;
+use lielow_rules::board::BoardSize;
 use lielow_rules::moves::{Move, MoveText};
 use lielow_rules::position::Position;
 
@@ -32,8 +33,8 @@ pub struct BoardArgs {
     /// it holds spaces).
     position: String,
     /// Board size of `startpos` (an LFEN's board gives its own size).
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-    size: usize,
+    #[arg(long, default_value_t = BoardSize::Eight)]
+    size: BoardSize,
     /// The move that led to the position: its squares are tinted (default: the last of the
     /// position's `moves`).
     #[arg(long, value_name = "MOVE")]
@@ -68,7 +69,7 @@ fn parse_drawn_move(
         return Err(AnalysisError::OffBoard {
             flag,
             text: text.to_owned(),
-            size: size.n(),
+            size,
         });
     }
     Ok(match parsed.to {
@@ -135,8 +136,8 @@ pub struct SolveArgs {
     /// it holds spaces).
     position: String,
     /// Board size of `startpos`.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-    size: usize,
+    #[arg(long, default_value_t = BoardSize::Eight)]
+    size: BoardSize,
     /// Give up after this many nodes.
     #[arg(long, default_value_t = 50_000_000)]
     max_nodes: u64,
@@ -222,97 +223,116 @@ fn prove(
 ) -> Result<(), AnalysisError> {
     let mut out = Printer::new();
     match args.method {
-        Method::Dfpn => {
-            let budget = Budget {
-                max_nodes: args.max_nodes,
-                deadline: time.map(|t| started + t),
-                stop: None,
-            };
-            let solution =
-                solve::solve_on_big_stack(position, &budget, args.threads as usize, args.verify)?;
-            let line = |moves: &[Move]| {
-                moves
-                    .iter()
-                    .map(Move::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
-            let proven = match &solution.verdict {
-                Verdict::Win {
-                    moves,
-                    plies,
-                    line,
-                    exact,
-                } => Some(("win", moves, plies, line, exact)),
-                Verdict::Loss {
-                    moves,
-                    plies,
-                    line,
-                    exact,
-                } => Some(("loss", moves, plies, line, exact)),
-                Verdict::Unknown { plies } => {
-                    out.line(format_args!(
-                        "unknown: neither side forces a win within {plies} plies; the budget ran out"
-                    ));
-                    None
-                }
-            };
-            if let Some((result, moves, plies, pv, exact)) = proven {
-                let at_most = if *exact { "" } else { "at most " };
-                out.line(format_args!(
-                    "{result} in {at_most}{moves} ({plies} plies): {}",
-                    line(pv)
-                ));
-            }
-            out.line(format_args!(
-                "nodes {} table {} time {:.3} s",
-                solution.nodes,
-                solution.table_size,
-                started.elapsed().as_secs_f64()
-            ));
-            if let Some(size) = solution.proof_size {
-                out.line(format_args!("proof verified: {size} nodes"));
-            }
-        }
-        Method::Alphabeta => {
-            let mut searcher = Searcher::new();
-            searcher
-                .set_threads(args.threads as usize)
-                .map_err(|e| AnalysisError::Search(e.to_string()))?;
-            let limits = Limits {
-                nodes: Some(args.max_nodes),
-                movetime: time.map(|t| t.as_millis().max(1) as u64),
-                ..Limits::default()
-            };
-            let stop = AtomicBool::new(false);
-            let result = searcher.search(position, &limits, &stop, &mut |_| {});
-            match result.score.mate_moves() {
-                Some(moves) if moves > 0 => out.line(format_args!(
-                    "win in {moves}: {}",
-                    result.best_move.map_or(String::new(), |m| m.to_string())
-                )),
-                Some(moves) => out.line(format_args!(
-                    "loss in {}: {}",
-                    -moves,
-                    result.best_move.map_or(String::new(), |m| m.to_string())
-                )),
-                None => out.line(format_args!(
-                    "unknown: no proven result by depth {} (score {}, best move {})",
-                    result.depth,
-                    result.score,
-                    result
-                        .best_move
-                        .map_or("none".to_owned(), |m| m.to_string())
-                )),
-            }
-            out.line(format_args!(
-                "nodes {} depth {} time {:.3} s",
-                result.nodes,
-                result.depth,
-                started.elapsed().as_secs_f64()
-            ));
-        }
+        Method::Dfpn => prove_by_dfpn(args, position, time, started, &mut out),
+        Method::Alphabeta => prove_by_alphabeta(args, position, time, started, &mut out),
     }
+}
+
+/// `--method dfpn`: the proof-number search's verdict, its line and counts.
+fn prove_by_dfpn(
+    args: &SolveArgs,
+    position: &Position,
+    time: Option<Duration>,
+    started: Instant,
+    out: &mut Printer,
+) -> Result<(), AnalysisError> {
+    let budget = Budget {
+        max_nodes: args.max_nodes,
+        deadline: time.map(|t| started + t),
+        stop: None,
+    };
+    let solution =
+        solve::solve_on_big_stack(position, &budget, args.threads as usize, args.verify)?;
+    let line = |moves: &[Move]| {
+        moves
+            .iter()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let proven = match &solution.verdict {
+        Verdict::Win {
+            moves,
+            plies,
+            line,
+            exact,
+        } => Some(("win", moves, plies, line, exact)),
+        Verdict::Loss {
+            moves,
+            plies,
+            line,
+            exact,
+        } => Some(("loss", moves, plies, line, exact)),
+        Verdict::Unknown { plies } => {
+            out.line(format_args!(
+                "unknown: neither side forces a win within {plies} plies; the budget ran out"
+            ));
+            None
+        }
+    };
+    if let Some((result, moves, plies, pv, exact)) = proven {
+        let at_most = if *exact { "" } else { "at most " };
+        out.line(format_args!(
+            "{result} in {at_most}{moves} ({plies} plies): {}",
+            line(pv)
+        ));
+    }
+    out.line(format_args!(
+        "nodes {} table {} time {:.3} s",
+        solution.nodes,
+        solution.table_size,
+        started.elapsed().as_secs_f64()
+    ));
+    if let Some(size) = solution.proof_size {
+        out.line(format_args!("proof verified: {size} nodes"));
+    }
+    Ok(())
+}
+
+/// `--method alphabeta`: the engine's search, and the proven result it finds, if any.
+fn prove_by_alphabeta(
+    args: &SolveArgs,
+    position: &Position,
+    time: Option<Duration>,
+    started: Instant,
+    out: &mut Printer,
+) -> Result<(), AnalysisError> {
+    let mut searcher = Searcher::new();
+    searcher
+        .set_threads(args.threads as usize)
+        .map_err(|e| AnalysisError::Search(e.to_string()))?;
+    let limits = Limits {
+        nodes: Some(args.max_nodes),
+        movetime: time.map(|t| t.as_millis().max(1) as u64),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let result = searcher.search(position, &limits, &stop, &mut |_| {});
+    match result.score.mate_moves() {
+        Some(moves) if moves > 0 => out.line(format_args!(
+            "win in {moves}: {}",
+            result.best_move.map_or(String::new(), |m| m.to_string())
+        )),
+        Some(moves) => out.line(format_args!(
+            "loss in {}: {}",
+            -moves,
+            result.best_move.map_or(String::new(), |m| m.to_string())
+        )),
+        None => out.line(format_args!(
+            "unknown: no proven result by depth {} (score {}, best move {})",
+            result.depth,
+            result.score,
+            result
+                .best_move
+                .map_or("none".to_owned(), |m| m.to_string())
+        )),
+    }
+    out.line(format_args!(
+        "nodes {} depth {} time {:.3} s",
+        result.nodes,
+        result.depth,
+        started.elapsed().as_secs_f64()
+    ));
     Ok(())
 }
 
@@ -327,8 +347,8 @@ pub struct AnalyseArgs {
     #[arg(long, value_name = "K | GAME")]
     game: Option<String>,
     /// Board size of `startpos` in --game.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-    size: usize,
+    #[arg(long, default_value_t = BoardSize::Eight)]
+    size: BoardSize,
     /// The budget per position, as node counts (the same review on every run and machine):
     /// quick 20 000 nodes (50 000 per proof), normal 100 000 (200 000), deep 500 000
     /// (1 000 000). --nodes, --depth or --movetime replace its search limit.
@@ -373,7 +393,7 @@ struct GameToReview {
 }
 
 /// "startpos moves ..." or "<LFEN> moves ...", read as every command reads a position.
-fn parse_game(text: &str, size: usize) -> Result<GameToReview, AnalysisError> {
+fn parse_game(text: &str, size: BoardSize) -> Result<GameToReview, AnalysisError> {
     let played = PositionArg::read(text, size).map_err(AnalysisError::Game)?;
     Ok(GameToReview {
         game: Game::from_moves(played.start, played.moves, Some(0)),
@@ -481,25 +501,8 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
     let json_file = args.json.as_ref().map(create).transpose()?;
     let html_file = args.html.as_ref().map(create).transpose()?;
     files::remove_unfinished_on_interrupt();
-    let mut searcher = Searcher::new();
-    searcher
-        .set_threads(args.threads as usize)
-        .map_err(|e| AnalysisError::Search(e.to_string()))?;
-    searcher
-        .set_hash_mb(args.hash)
-        .map_err(|e| AnalysisError::Search(e.to_string()))?;
-    let mut settings = ReviewSettings::of(args.budget, args.multipv as usize);
-    if args.movetime.is_some() || args.depth.is_some() || args.nodes.is_some() {
-        settings.limits = Limits {
-            movetime: args.movetime,
-            depth: args.depth,
-            nodes: args.nodes,
-            ..Limits::default()
-        };
-    }
-    if let Some(nodes) = args.proof_nodes {
-        settings.proof_nodes = nodes;
-    }
+    let mut searcher = review_searcher(args)?;
+    let settings = review_settings(args);
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let count = games.len();
     let mut reviews: Vec<GameReview> = Vec::new();
@@ -531,35 +534,85 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
     for (game, review) in games.iter().zip(&reviews) {
         out.line(review_report::table(review, &game.title));
     }
-    if let Some(mut file) = json_file {
-        let values: Vec<serde_json::Value> = games
-            .iter()
-            .zip(&reviews)
-            .map(|(game, review)| {
-                let extra = match &game.players {
-                    Some((blue, red, reason)) => {
-                        serde_json::json!({"blue": blue, "red": red, "reason": reason})
-                    }
-                    None => serde_json::json!({}),
-                };
-                review_report::game_json(review, extra)
-            })
-            .collect();
-        let text = serde_json::to_string_pretty(&values).expect("JSON of plain values");
-        file.write(text.as_bytes())?;
-        file.commit()?;
+    if let Some(file) = json_file {
+        write_json(file, &games, &reviews)?;
     }
-    if let Some(mut file) = html_file {
-        let pages: Vec<PageGame> = games
-            .iter()
-            .zip(&reviews)
-            .map(|(game, review)| PageGame {
-                review,
-                title: game.title.clone(),
-            })
-            .collect();
-        file.write(html::page(&pages).as_bytes())?;
-        file.commit()?;
+    if let Some(file) = html_file {
+        write_html(file, &games, &reviews)?;
     }
+    Ok(())
+}
+
+/// The searcher of `lielow analyse`: `--threads` and `--hash`.
+fn review_searcher(args: &AnalyseArgs) -> Result<Searcher, AnalysisError> {
+    let mut searcher = Searcher::new();
+    searcher
+        .set_threads(args.threads as usize)
+        .map_err(|e| AnalysisError::Search(e.to_string()))?;
+    searcher
+        .set_hash_mb(args.hash)
+        .map_err(|e| AnalysisError::Search(e.to_string()))?;
+    Ok(searcher)
+}
+
+/// What each position's search gets: the `--budget`'s limits, or `--movetime`, `--depth` and
+/// `--nodes` when any is given; `--proof-nodes` for the proofs of claimed results.
+fn review_settings(args: &AnalyseArgs) -> ReviewSettings {
+    let mut settings = ReviewSettings::of(args.budget, args.multipv as usize);
+    if args.movetime.is_some() || args.depth.is_some() || args.nodes.is_some() {
+        settings.limits = Limits {
+            movetime: args.movetime,
+            depth: args.depth,
+            nodes: args.nodes,
+            ..Limits::default()
+        };
+    }
+    if let Some(nodes) = args.proof_nodes {
+        settings.proof_nodes = nodes;
+    }
+    settings
+}
+
+/// `--json`: every game's review, with its players and ending when a record names them.
+fn write_json(
+    mut file: Output,
+    games: &[GameToReview],
+    reviews: &[GameReview],
+) -> Result<(), AnalysisError> {
+    let values: Vec<serde_json::Value> = games
+        .iter()
+        .zip(reviews)
+        .map(|(game, review)| {
+            let extra = match &game.players {
+                Some((blue, red, reason)) => {
+                    serde_json::json!({"blue": blue, "red": red, "reason": reason})
+                }
+                None => serde_json::json!({}),
+            };
+            review_report::game_json(review, extra)
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&values).expect("JSON of plain values");
+    file.write(text.as_bytes())?;
+    file.commit()?;
+    Ok(())
+}
+
+/// `--html`: the page of every game's review.
+fn write_html(
+    mut file: Output,
+    games: &[GameToReview],
+    reviews: &[GameReview],
+) -> Result<(), AnalysisError> {
+    let pages: Vec<PageGame> = games
+        .iter()
+        .zip(reviews)
+        .map(|(game, review)| PageGame {
+            review,
+            title: game.title.clone(),
+        })
+        .collect();
+    file.write(html::page(&pages).as_bytes())?;
+    file.commit()?;
     Ok(())
 }

@@ -6,12 +6,13 @@ use std::fmt;
 use std::path::PathBuf;
 
 use lielow_engine::ugi::shown;
+use lielow_rules::board::BoardSize;
 use lielow_rules::moves::MoveTextError;
 
 use super::solve::SolveError;
-use crate::cli::position_arg::PositionArgError;
 use crate::file_error::FileError;
-use crate::matchplay::records::RecordError;
+use crate::position_arg::PositionArgError;
+use crate::records::RecordError;
 
 /// Why a picture, a proof or a review cannot be made.
 #[derive(Debug)]
@@ -34,7 +35,7 @@ pub enum AnalysisError {
         /// The text given.
         text: String,
         /// The board's size.
-        size: usize,
+        size: BoardSize,
     },
     /// A file (or standard output) that cannot be read or written.
     File(FileError),

@@ -30,10 +30,10 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::review_claims::{self, Proof};
+use super::review_claims::{self, from_parent, Proof};
 pub use super::review_claims::{Label, BLUNDER, INACCURACY, MISTAKE};
-use crate::matchplay::records::ending_of;
-use crate::matchplay::Reason;
+use crate::reason::Reason;
+use crate::records::ending_of;
 use lielow_engine::limits::Limits;
 use lielow_engine::score::Score;
 use lielow_engine::search::{Report, Searcher};
@@ -270,19 +270,6 @@ fn value_of(lines: &[Line], position: &Position) -> Score {
     }
 }
 
-/// One side's score, seen from the other side, one ply further from the root.
-pub(crate) fn from_parent(score: Score) -> Score {
-    let flipped = Score(-score.0);
-    // A proven result is one ply further away (by the sign: `win_in(0)` is 0 moves away).
-    if flipped.0 > Score::MATE_BOUND {
-        Score(flipped.0 - 1)
-    } else if flipped.0 < -Score::MATE_BOUND {
-        Score(flipped.0 + 1)
-    } else {
-        flipped
-    }
-}
-
 /// Reviews `game`, calling `progress(ply, plies)` before each position.
 pub fn review(
     game: &Game,
@@ -328,61 +315,16 @@ pub fn review_until(
         })
         .collect();
     let opening = game.opening.unwrap_or(0);
-    let mut reviews = Vec::with_capacity(plies);
-    for (ply, &played) in moves.iter().enumerate() {
-        let (before, after) = (&positions[ply], &positions[ply + 1]);
-        let lines = analyses[ply].clone();
-        let eval_before = value_of(&lines, before);
-        let best = lines
-            .first()
-            .and_then(|l| l.pv.first().copied())
-            .unwrap_or(played);
-        // The move played is worth what the position after it is worth to the mover; when it
-        // is one of the lines, that line's own score (searched in the same tree) is used.
-        let searched = match lines.iter().find(|l| l.pv.first() == Some(&played)) {
-            Some(line) => line.score,
-            None => from_parent(value_of(&analyses[ply + 1], after)),
-        };
-        let in_opening = ply < opening;
-        let chances_best = winning_chances(eval_before);
-        let loss_of = |score: Score| {
-            if played == best || in_opening {
-                0.0
-            } else {
-                (chances_best - winning_chances(score)).max(0.0)
-            }
-        };
-        let (after_proof, before_proof) = if !in_opening
-            && played != best
-            && review_claims::needs_proof(eval_before, searched)
-        {
-            let after_proof =
-                review_claims::for_mover(review_claims::prove(after, settings.proof_nodes, stop));
-            let searched_win = eval_before.mate_moves().is_some_and(|m| m > 0);
-            let before_proof = (searched_win && matches!(after_proof, Proof::Lost(..)))
-                .then(|| review_claims::prove(before, settings.proof_nodes, stop));
-            (Some(after_proof), before_proof)
-        } else {
-            (None, None)
-        };
-        let judgement =
-            review_claims::judge(eval_before, searched, after_proof, before_proof, &loss_of);
-        let loss = loss_of(judgement.eval_played);
-        reviews.push(MoveReview {
-            ply: ply + 1,
-            side: before.side_to_move(),
-            played,
-            opening: in_opening,
-            eval_before,
-            best,
-            eval_played: judgement.eval_played,
-            loss,
-            label: judgement.label.filter(|_| !in_opening),
-            lines,
-            accuracy: move_accuracy(loss),
-            allows_mate: judgement.allows_mate.filter(|_| !in_opening),
-        });
-    }
+    let reviews: Vec<MoveReview> = moves
+        .iter()
+        .enumerate()
+        .map(|(ply, &played)| {
+            let in_opening = ply < opening;
+            review_move(
+                &positions, &analyses, ply, played, in_opening, settings, stop,
+            )
+        })
+        .collect();
     let accuracy = Side::BOTH.map(|side| {
         let own: Vec<f64> = reviews
             .iter()
@@ -405,6 +347,69 @@ pub fn review_until(
         moves: reviews,
         accuracy,
         turning_point,
+    }
+}
+
+/// The review of move `played`, the `ply`-th of the game (from 0), from the searches of the
+/// `positions` before and after it (`analyses`); a claimed result the searches cannot show is
+/// proved within `settings.proof_nodes`.
+fn review_move(
+    positions: &[Position],
+    analyses: &[Vec<Line>],
+    ply: usize,
+    played: Move,
+    in_opening: bool,
+    settings: &ReviewSettings,
+    stop: &AtomicBool,
+) -> MoveReview {
+    let (before, after) = (&positions[ply], &positions[ply + 1]);
+    let lines = analyses[ply].clone();
+    let eval_before = value_of(&lines, before);
+    let best = lines
+        .first()
+        .and_then(|l| l.pv.first().copied())
+        .unwrap_or(played);
+    // The move played is worth what the position after it is worth to the mover; when it
+    // is one of the lines, that line's own score (searched in the same tree) is used.
+    let searched = match lines.iter().find(|l| l.pv.first() == Some(&played)) {
+        Some(line) => line.score,
+        None => from_parent(value_of(&analyses[ply + 1], after)),
+    };
+    let chances_best = winning_chances(eval_before);
+    let loss_of = |score: Score| {
+        if played == best || in_opening {
+            0.0
+        } else {
+            (chances_best - winning_chances(score)).max(0.0)
+        }
+    };
+    let (after_proof, before_proof) =
+        if !in_opening && played != best && review_claims::needs_proof(eval_before, searched) {
+            let after_proof =
+                review_claims::for_mover(review_claims::prove(after, settings.proof_nodes, stop));
+            let searched_win = eval_before.mate_moves().is_some_and(|m| m > 0);
+            let before_proof = (searched_win && matches!(after_proof, Proof::Lost(..)))
+                .then(|| review_claims::prove(before, settings.proof_nodes, stop));
+            (Some(after_proof), before_proof)
+        } else {
+            (None, None)
+        };
+    let judgement =
+        review_claims::judge(eval_before, searched, after_proof, before_proof, &loss_of);
+    let loss = loss_of(judgement.eval_played);
+    MoveReview {
+        ply: ply + 1,
+        side: before.side_to_move(),
+        played,
+        opening: in_opening,
+        eval_before,
+        best,
+        eval_played: judgement.eval_played,
+        loss,
+        label: judgement.label.filter(|_| !in_opening),
+        lines,
+        accuracy: move_accuracy(loss),
+        allows_mate: judgement.allows_mate.filter(|_| !in_opening),
     }
 }
 

@@ -131,7 +131,7 @@ pub fn prove(position: &Position, nodes: u64, stop: &AtomicBool) -> Proof {
 
 /// The proof, seen one ply up: from the side that moved into the position.
 pub fn for_mover(proof: Proof) -> Proof {
-    let up = |score: Score| super::review::from_parent(score);
+    let up = |score: Score| from_parent(score);
     match proof {
         Proof::Won(score, exact) => Proof::Lost(up(score), exact),
         Proof::Lost(score, exact) => Proof::Won(up(score), exact),
@@ -224,6 +224,19 @@ pub fn judge(
             allows_mate: None,
             eval_played: played,
         },
+    }
+}
+
+/// One side's score, seen from the other side, one ply further from the root.
+pub(crate) fn from_parent(score: Score) -> Score {
+    let flipped = Score(-score.0);
+    // A proven result is one ply further away (by the sign: `win_in(0)` is 0 moves away).
+    if flipped.0 > Score::MATE_BOUND {
+        Score(flipped.0 - 1)
+    } else if flipped.0 < -Score::MATE_BOUND {
+        Score(flipped.0 + 1)
+    } else {
+        flipped
     }
 }
 

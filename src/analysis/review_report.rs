@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use super::review::{GameReview, Line, MoveReview};
-use crate::matchplay::Reason;
+use crate::reason::Reason;
 use lielow_engine::score::Score;
 use lielow_rules::board::Side;
 use lielow_rules::moves::Move;

@@ -17,8 +17,8 @@ use super::format::{self, FormatError};
 use super::Settings;
 use crate::file_error::FileError;
 use crate::files::{self, Output};
-use crate::matchplay::merge::missing_text;
-use crate::matchplay::runner::Shard;
+use crate::shard::missing_text;
+use crate::shard::Shard;
 
 /// Why a join was refused (nothing written).
 #[derive(Debug)]

@@ -18,9 +18,10 @@ pub mod join;
 
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
+use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
@@ -29,8 +30,9 @@ use rand::{Rng, SeedableRng};
 
 use crate::file_error::FileError;
 use crate::files;
-use crate::matchplay::openings::random_opening;
-use crate::matchplay::runner::Shard;
+use crate::openings::random_opening;
+use crate::pool::{self, InOrder};
+use crate::shard::Shard;
 use format::{FormatError, GameSamples, Sample};
 use lielow_engine::limits::Limits;
 use lielow_engine::nnue::{EvalChoice, NetError, Network};
@@ -361,50 +363,10 @@ pub fn run(args: &DatagenArgs) -> Result<(), DatagenError> {
     };
     let total = settings.shard.jobs_of(args.games);
     let path = &args.output;
-    // Resume: the games already written (they must be this run's first ones).
     if let EvalChoice::File(network) = &args.eval {
         files::check_outputs(&[network], &[path])?;
     }
-    // A missing or empty file starts a run; anything else must be a readable data file (never
-    // a FIFO or a device, which would block or never end).
-    let existing = match std::fs::metadata(path) {
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-        _ => Some(files::read_bytes(path, files::limits::DATA)?).filter(|bytes| !bytes.is_empty()),
-    };
-    let done = match &existing {
-        Some(bytes) => {
-            let file = format::read_games(bytes).map_err(|error| DatagenError::Data {
-                path: path.clone(),
-                error,
-            })?;
-            if file.settings != settings.text() {
-                return Err(DatagenError::OtherSettings {
-                    path: path.clone(),
-                    settings: file.settings,
-                });
-            }
-            for (k, game) in file.games.iter().enumerate() {
-                if game.game != settings.shard.job(k as u64) {
-                    return Err(DatagenError::OutOfOrder(path.clone()));
-                }
-            }
-            let handle = OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(|error| FileError::write(path, error))?;
-            handle
-                .set_len(file.complete as u64)
-                .map_err(|error| FileError::write(path, error))?;
-            file.games.len() as u64
-        }
-        None => {
-            let mut handle =
-                std::fs::File::create(path).map_err(|error| FileError::write(path, error))?;
-            format::write_header(&mut handle, &settings.text())
-                .map_err(|error| FileError::write(path, error))?;
-            0
-        }
-    };
+    let done = resume_or_start(path, &settings)?;
     let mut out = std::io::BufWriter::new(
         OpenOptions::new()
             .append(true)
@@ -422,39 +384,87 @@ pub fn run(args: &DatagenArgs) -> Result<(), DatagenError> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
     );
-    let next = AtomicU64::new(done);
-    let (sender, receiver) = mpsc::channel::<(u64, GameSamples)>();
+    match play_and_write(&settings, done..total, threads, &mut out) {
+        Some(error) => Err(DatagenError::WriteFailed {
+            path: path.clone(),
+            error,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Resume: the number of games already in `path`, which must be this run's first ones (the file
+/// is cut after its last complete game); a missing or empty file starts the run with its header.
+fn resume_or_start(path: &PathBuf, settings: &Settings) -> Result<u64, DatagenError> {
+    // A missing or empty file starts a run; anything else must be a readable data file (never
+    // a FIFO or a device, which would block or never end).
+    let existing = match std::fs::metadata(path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        _ => Some(files::read_bytes(path, files::limits::DATA)?).filter(|bytes| !bytes.is_empty()),
+    };
+    let Some(bytes) = existing else {
+        let mut handle =
+            std::fs::File::create(path).map_err(|error| FileError::write(path, error))?;
+        format::write_header(&mut handle, &settings.text())
+            .map_err(|error| FileError::write(path, error))?;
+        return Ok(0);
+    };
+    let file = format::read_games(&bytes).map_err(|error| DatagenError::Data {
+        path: path.clone(),
+        error,
+    })?;
+    if file.settings != settings.text() {
+        return Err(DatagenError::OtherSettings {
+            path: path.clone(),
+            settings: file.settings,
+        });
+    }
+    for (k, game) in file.games.iter().enumerate() {
+        if game.game != settings.shard.job(k as u64) {
+            return Err(DatagenError::OutOfOrder(path.clone()));
+        }
+    }
+    let handle = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|error| FileError::write(path, error))?;
+    handle
+        .set_len(file.complete as u64)
+        .map_err(|error| FileError::write(path, error))?;
+    Ok(file.games.len() as u64)
+}
+
+/// Plays this shard's games numbered `games` on `threads` threads, each with its own one-thread
+/// searcher, and appends them to `out` in their order in the run, whatever order the threads
+/// finish in; the first write error, if any.
+fn play_and_write(
+    settings: &Settings,
+    games: Range<u64>,
+    threads: usize,
+    out: &mut impl Write,
+) -> Option<std::io::Error> {
+    let (done, total) = (games.start, games.end);
     let started = Instant::now();
     let terminal = std::io::stderr().is_terminal();
     let mut write_error = None;
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min((total - done) as usize).max(1) {
-            let sender = sender.clone();
-            let (next, settings) = (&next, &settings);
-            scope.spawn(move || {
-                let mut searcher = Searcher::new();
-                searcher.set_network(settings.network.clone());
-                let _ = searcher.set_hash_mb(16);
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= total {
-                        return;
-                    }
-                    let game = play_game(settings.shard.job(k), settings, &mut searcher);
-                    if sender.send((k, game)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        // Written in the run's order, whatever order the threads finish in.
-        let mut waiting = std::collections::BTreeMap::new();
-        let (mut written, mut positions) = (done, 0u64);
-        for (k, game) in receiver {
-            waiting.insert(k, game);
-            while let Some(game) = waiting.remove(&written) {
-                if let Err(e) = format::write_game(&mut out, &game).and_then(|()| out.flush()) {
+    let mut in_order = InOrder::starting_at(done);
+    let (mut written, mut positions) = (done, 0u64);
+    let start_worker = || {
+        let mut searcher = Searcher::new();
+        searcher.set_network(settings.network.clone());
+        let _ = searcher.set_hash_mb(16);
+        searcher
+    };
+    pool::run(
+        games,
+        threads,
+        start_worker,
+        |searcher, k, outbox| {
+            outbox.send((k, play_game(settings.shard.job(k), settings, searcher)))
+        },
+        |(k, game)| {
+            for game in in_order.put(k, game) {
+                if let Err(e) = format::write_game(&mut *out, &game).and_then(|()| out.flush()) {
                     write_error.get_or_insert(e);
                 }
                 positions += game.samples.len() as u64;
@@ -472,18 +482,13 @@ pub fn run(args: &DatagenArgs) -> Result<(), DatagenError> {
                     eprintln!("{line}");
                 }
             }
-        }
-    });
+            true
+        },
+    );
     if terminal {
         eprintln!();
     }
-    match write_error {
-        Some(error) => Err(DatagenError::WriteFailed {
-            path: path.clone(),
-            error,
-        }),
-        None => Ok(()),
-    }
+    write_error
 }
 
 #[cfg(test)]

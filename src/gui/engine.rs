@@ -20,7 +20,7 @@ use serde::Serialize;
 use tokio::sync::mpsc::Sender as EventSender;
 
 use super::EngineConfig;
-use crate::matchplay::process::{EngineProcess, SpawnError};
+use crate::process::{EngineProcess, SpawnError};
 use lielow_engine::limits::Limits;
 use lielow_engine::ugi::client::{self, Client, ClientError, Heard, Lines, Next, Said};
 use lielow_engine::ugi::PositionCommand;

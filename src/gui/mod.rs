@@ -22,9 +22,9 @@ use std::fmt;
 
 use clap::Args;
 
-use crate::matchplay::command::{group_engine_words, parse_engine, start_check};
-use crate::matchplay::command_error::MatchError;
-use crate::matchplay::engine_spec::{EngineKind, EngineSpec};
+use crate::players::engine_spec::{
+    self, EngineKind, EngineSpec, EngineSpecError, EngineStartError,
+};
 
 /// Flags of `lielow gui`.
 #[derive(Args, Debug)]
@@ -59,9 +59,10 @@ const START_CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 /// Why `lielow gui` cannot start.
 #[derive(Debug)]
 pub enum GuiError {
-    /// An `--engine` that does not read, or an engine that does not start: the words as
-    /// `lielow match` reads them, and the same start check.
-    Engine(MatchError),
+    /// An `--engine` that does not read, as `lielow match` reads the words.
+    Engine(EngineSpecError),
+    /// An engine that does not start, by the start check of `lielow match`.
+    EngineStart(EngineStartError),
     /// A built-in player or a match-only setting (`movetime=`, `ponder`): the GUI plays only
     /// UGI programs, under its own limits.
     NotForGui(String),
@@ -80,6 +81,7 @@ impl fmt::Display for GuiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GuiError::Engine(error) => error.fmt(f),
+            GuiError::EngineStart(error) => error.fmt(f),
             GuiError::NotForGui(what) => write!(f, "--engine {what}"),
             GuiError::OwnPath(error) => write!(f, "cannot find this program: {error}"),
             GuiError::Listen { port, reason } => {
@@ -116,8 +118,10 @@ fn gui_engine(spec: EngineSpec) -> Result<EngineConfig, GuiError> {
 /// is given.
 fn engines(args: &GuiArgs) -> Result<Vec<EngineConfig>, GuiError> {
     let mut engines = Vec::new();
-    for words in group_engine_words(&args.engine).map_err(GuiError::Engine)? {
-        engines.push(gui_engine(parse_engine(&words).map_err(GuiError::Engine)?)?);
+    for words in engine_spec::group_words(&args.engine).map_err(GuiError::Engine)? {
+        engines.push(gui_engine(
+            EngineSpec::from_words(&words).map_err(GuiError::Engine)?,
+        )?);
     }
     if engines.is_empty() {
         let me = std::env::current_exe().map_err(GuiError::OwnPath)?;
@@ -141,7 +145,10 @@ fn check_engines(engines: &[EngineConfig]) -> Result<(), GuiError> {
             movetime: None,
             ponder: false,
         };
-        for note in start_check(&spec, START_CHECK_TIMEOUT).map_err(GuiError::Engine)? {
+        let notes = spec
+            .start_check(START_CHECK_TIMEOUT)
+            .map_err(GuiError::EngineStart)?;
+        for note in notes {
             eprintln!("lielow gui: engine '{}' said: {note}", engine.name);
         }
     }

@@ -72,7 +72,7 @@ pub fn serve(engines: Vec<EngineConfig>, port: u16, open: bool) -> Result<(), Gu
     let address = format!("http://127.0.0.1:{port}/");
     println!("lielow gui: {address}");
     let _ = ctrlc::set_handler(|| {
-        crate::matchplay::process::kill_all_engines();
+        crate::process::kill_all_engines();
         std::process::exit(130);
     });
     if open {

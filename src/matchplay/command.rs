@@ -8,29 +8,20 @@ use clap::Args;
 
 use lielow_rules::board::BoardSize;
 
-use super::builtin::Builtin;
 use super::command_error::{MatchError, OpeningsError, MAX_GAMES, MAX_OPENINGS};
 use super::crowded;
-use super::engine_spec::{EngineKind, EngineSpec};
+use super::limits::MoveLimits;
 use super::merge;
-use super::openings::{self, OpeningFilter, OpeningsOrder};
 use super::outputs::{self, MatchOutputs};
-use super::player::Timeouts;
-use super::process::split_command_line;
 use super::report::{self, Tally};
-use super::runner::{self, MatchConfig, MoveLimits, Shard};
+use super::runner::{self, MatchConfig};
 use super::stats::Sprt;
-use super::time_control::TimeControl;
-use super::ugi_client::UgiEngine;
 use crate::files::{self, Output};
+use crate::openings::{self, OpeningFilter, OpeningsOrder};
+use crate::players::engine_spec::EngineSpec;
 use crate::printer::Printer;
+use crate::shard::Shard;
 
-/// No-reply timeout when the match is timed (added to the move's budget).
-const TIMED_TIMEOUT_MS: u64 = 5_000;
-/// No-reply timeout for `--depth`/`--nodes` matches (from `go`).
-const UNTIMED_TIMEOUT_MS: u64 = 60_000;
-/// The limit when none is given.
-const DEFAULT_MOVETIME_MS: u64 = 100;
 /// The most distinct random openings a match makes; a longer match cycles through them.
 const MAX_RANDOM_OPENINGS: usize = 100_000;
 
@@ -104,8 +95,8 @@ pub struct MatchArgs {
     #[arg(long)]
     depth: Option<u32>,
     /// Board size of the start position and of random openings.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-    size: usize,
+    #[arg(long, default_value_t = BoardSize::Eight)]
+    size: BoardSize,
     /// Openings file: one LFEN per line, optionally followed by ` moves ...`; game pair k plays
     /// the k-th opening of --openings-order from --openings-start, cycling.
     #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
@@ -166,8 +157,8 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 100)]
     count: usize,
     /// Board size.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-    size: usize,
+    #[arg(long, default_value_t = BoardSize::Eight)]
+    size: BoardSize,
     /// Random seed: the same seed prints the same openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -184,86 +175,6 @@ pub struct OpeningsArgs {
     max_eval: i32,
 }
 
-/// Reads one `--engine` group: the command (or built-in) and its `name=`, `movetime=`,
-/// `ponder` and `option.` settings.
-pub fn parse_engine(words: &[String]) -> Result<EngineSpec, MatchError> {
-    let (command, settings) = words.split_first().ok_or(MatchError::NoCommand)?;
-    let command = command.strip_prefix("cmd=").unwrap_or(command);
-    let (kind, mut name) = match Builtin::parse(command) {
-        Some(builtin) => {
-            let builtin = builtin?;
-            (EngineKind::Builtin(builtin), builtin.name())
-        }
-        None => {
-            let argv = split_command_line(command).map_err(MatchError::CommandLine)?;
-            let stem = std::path::Path::new(&argv[0])
-                .file_name()
-                .map_or(argv[0].clone(), |s| s.to_string_lossy().into_owned());
-            (EngineKind::Command(argv), stem)
-        }
-    };
-    let mut options = Vec::new();
-    let mut movetime = None;
-    let mut ponder = false;
-    for setting in settings {
-        if setting == "ponder" {
-            ponder = true;
-        } else if let Some(value) = setting.strip_prefix("name=") {
-            name = value.to_string();
-        } else if let Some(value) = setting.strip_prefix("movetime=") {
-            match value.parse::<u64>() {
-                Ok(ms) if ms > 0 => movetime = Some(ms),
-                _ => return Err(MatchError::Movetime(setting.clone())),
-            }
-        } else if let Some(option) = setting.strip_prefix("option.") {
-            let (key, value) = option
-                .split_once('=')
-                .ok_or_else(|| MatchError::OptionSyntax(setting.clone()))?;
-            if key.is_empty() {
-                return Err(MatchError::OptionName(setting.clone()));
-            }
-            options.push((key.to_string(), value.to_string()));
-        } else {
-            return Err(MatchError::UnknownSetting {
-                setting: setting.clone(),
-                command: command.to_owned(),
-            });
-        }
-    }
-    if name.is_empty() || name.contains(';') || name.chars().any(char::is_control) {
-        return Err(MatchError::BadName(name));
-    }
-    if matches!(kind, EngineKind::Builtin(_)) && (!options.is_empty() || ponder) {
-        return Err(MatchError::BuiltinSettings(command.to_owned()));
-    }
-    Ok(EngineSpec {
-        name,
-        kind,
-        options,
-        movetime,
-        ponder,
-    })
-}
-
-/// Splits the `--engine` values into one group per engine: a setting (`name=...`,
-/// `movetime=...`, `ponder`, `option.NAME=VALUE`) belongs to the engine before it, any other
-/// value starts a new engine.
-pub fn group_engine_words(words: &[String]) -> Result<Vec<Vec<String>>, MatchError> {
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    for word in words {
-        let is_setting = word == "ponder"
-            || ["name=", "movetime=", "option."]
-                .iter()
-                .any(|prefix| word.starts_with(prefix));
-        match groups.last_mut() {
-            Some(group) if is_setting => group.push(word.clone()),
-            None if is_setting => return Err(MatchError::SettingFirst(word.clone())),
-            _ => groups.push(vec![word.clone()]),
-        }
-    }
-    Ok(groups)
-}
-
 /// Makes names unique by appending `#2`, `#3`, ... to repeats.
 fn unique_names(engines: &mut [EngineSpec]) {
     for i in 1..engines.len() {
@@ -276,54 +187,9 @@ fn unique_names(engines: &mut [EngineSpec]) {
     }
 }
 
-/// The limits of a move from `--tc`, `--movetime`, `--depth` and `--nodes` (shared by `lielow
-/// match` and `lielow spsa`): a clock and a movetime exclude each other, and with none of the
-/// four a move gets 100 ms.
-pub fn move_limits(
-    tc: Option<&str>,
-    movetime: Option<u64>,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-) -> Result<MoveLimits, MatchError> {
-    let clock = tc
-        .map(|text| {
-            text.parse::<TimeControl>().map_err(|error| MatchError::Tc {
-                text: text.to_owned(),
-                error,
-            })
-        })
-        .transpose()?;
-    if clock.is_some() && movetime.is_some() {
-        return Err(MatchError::TcAndMovetime);
-    }
-    let mut limits = MoveLimits {
-        clock,
-        movetime,
-        depth,
-        nodes,
-    };
-    if limits == MoveLimits::default() {
-        limits.movetime = Some(DEFAULT_MOVETIME_MS);
-    }
-    Ok(limits)
-}
-
-/// How long an engine may stay silent past its move's budget: `given`, or the default for
-/// timed or untimed moves.
-pub fn no_reply_timeout_ms(limits: &MoveLimits, given: Option<u64>) -> u64 {
-    given.unwrap_or(if limits.is_timed() {
-        TIMED_TIMEOUT_MS
-    } else {
-        UNTIMED_TIMEOUT_MS
-    })
-}
-
 /// Builds the match from the flags.
 pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, MatchError> {
-    let mut engines = group_engine_words(&args.engine)?
-        .iter()
-        .map(|words| parse_engine(words))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut engines = EngineSpec::read_all(&args.engine)?;
     if engines.len() < 2 {
         return Err(MatchError::TooFewEngines);
     }
@@ -335,11 +201,11 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, MatchError> {
     if args.games == 0 || args.games > MAX_GAMES {
         return Err(MatchError::Games(args.games));
     }
-    let limits = move_limits(args.tc.as_deref(), args.movetime, args.depth, args.nodes)?;
+    let limits = MoveLimits::from_flags(args.tc.as_deref(), args.movetime, args.depth, args.nodes)?;
     if limits.clock.is_some() && engines.iter().any(|engine| engine.movetime.is_some()) {
         return Err(MatchError::EngineMovetimeWithTc);
     }
-    let size = BoardSize::from_n(args.size).ok_or(MatchError::Size)?;
+    let size = args.size;
     let pairs = args.games.div_ceil(2);
     let openings = match (&args.openings, args.random_plies) {
         (Some(path), _) => {
@@ -356,7 +222,7 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, MatchError> {
             openings::random_openings(size, 0, 1, args.seed).map_err(MatchError::StartOpening)?
         }
     };
-    let timeout_ms = no_reply_timeout_ms(&limits, args.timeout_ms);
+    let timeout_ms = limits.no_reply_timeout_ms(args.timeout_ms);
     Ok(MatchConfig {
         engines,
         games: pairs * 2,
@@ -375,30 +241,11 @@ pub fn build_config(args: &MatchArgs) -> Result<MatchConfig, MatchError> {
 /// Starts each external engine once, so a wrong command fails before the match, not as a lost game.
 fn check_engines(config: &MatchConfig) -> Result<(), MatchError> {
     for spec in &config.engines {
-        for note in start_check(spec, config.timeout)? {
+        for note in spec.start_check(config.timeout)? {
             eprintln!("lielow match: engine '{}' said: {note}", spec.name);
         }
     }
     Ok(())
-}
-
-/// Starts an external engine once (handshake, its options, `isready`) and shuts it down:
-/// what it said about its options, or why it did not start. A built-in player passes.
-pub fn start_check(spec: &EngineSpec, timeout: Duration) -> Result<Vec<String>, MatchError> {
-    let EngineKind::Command(argv) = &spec.kind else {
-        return Ok(Vec::new());
-    };
-    let timeouts = Timeouts { handshake: timeout };
-    let mut engine = UgiEngine::new(argv.clone(), spec.options.clone(), timeouts);
-    engine
-        .ensure_started()
-        .map_err(|failure| MatchError::EngineStart {
-            name: spec.name.clone(),
-            detail: failure.detail,
-        })?;
-    let notes = std::mem::take(&mut engine.handshake_notes);
-    engine.shut_down();
-    Ok(notes)
 }
 
 /// The files a match reads: the openings and the `--merge` summaries.
@@ -501,7 +348,7 @@ fn merge_summaries(args: &MatchArgs) -> Result<(), MatchError> {
 
 /// `lielow openings`: prints the openings, one LFEN a line.
 pub fn run_openings(args: &OpeningsArgs) -> Result<(), OpeningsError> {
-    let size = BoardSize::from_n(args.size).ok_or(OpeningsError::Size)?;
+    let size = args.size;
     if args.count > MAX_OPENINGS {
         return Err(OpeningsError::Count(args.count));
     }

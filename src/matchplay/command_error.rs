@@ -3,13 +3,12 @@
 
 use std::fmt;
 
-use super::builtin::BuiltinError;
+use super::limits::LimitsError;
 use super::merge::MergeError;
-use super::openings::{OpeningsFileError, OpeningsStartError, TooManyPlies};
-use super::process::CommandLineError;
 use super::stats::SprtError;
-use super::time_control::TimeControlError;
 use crate::file_error::FileError;
+use crate::openings::{OpeningsFileError, OpeningsStartError, TooManyPlies};
+use crate::players::engine_spec::{EngineSpecError, EngineStartError};
 
 /// The most games a pairing may have: at a game a second, three decades. More is a typo, and
 /// refused before anything is played.
@@ -20,31 +19,8 @@ pub const MAX_OPENINGS: usize = 10_000_000;
 /// Why `lielow match` cannot run (or its output could not be written).
 #[derive(Debug)]
 pub enum MatchError {
-    /// An `--engine` group without a command.
-    NoCommand,
-    /// A `builtin:` player that does not exist.
-    Builtin(BuiltinError),
-    /// An engine's command line does not split.
-    CommandLine(CommandLineError),
-    /// `movetime=` without a positive number: the setting.
-    Movetime(String),
-    /// `option.` without `=`: the setting.
-    OptionSyntax(String),
-    /// `option.=VALUE`: the setting.
-    OptionName(String),
-    /// A setting that is none of name=, movetime=, ponder, option.
-    UnknownSetting {
-        /// The setting.
-        setting: String,
-        /// The engine's command it follows.
-        command: String,
-    },
-    /// An empty name, or one with `;` or a line break (which records cannot hold).
-    BadName(String),
-    /// Options or `ponder` given to a built-in player: its command.
-    BuiltinSettings(String),
-    /// A setting before the first engine.
-    SettingFirst(String),
+    /// An `--engine` that does not read.
+    Engine(EngineSpecError),
     /// Fewer than two engines.
     TooFewEngines,
     /// A bad `--sprt`.
@@ -53,19 +29,10 @@ pub enum MatchError {
     SprtEngines,
     /// `--games` out of range: the number.
     Games(usize),
-    /// A bad `--tc`.
-    Tc {
-        /// The text given.
-        text: String,
-        /// What is wrong.
-        error: TimeControlError,
-    },
-    /// Both `--tc` and `--movetime`.
-    TcAndMovetime,
+    /// Move limits that do not go together, or a bad `--tc`.
+    Limits(LimitsError),
     /// An engine's `movetime=` with `--tc`.
     EngineMovetimeWithTc,
-    /// A board size other than 8 or 9.
-    Size,
     /// A file that cannot be read or written.
     File(FileError),
     /// A bad openings file.
@@ -82,12 +49,7 @@ pub enum MatchError {
     /// `--openings-start` outside the file's openings.
     OpeningsStart(OpeningsStartError),
     /// An external engine did not start.
-    EngineStart {
-        /// Its name.
-        name: String,
-        /// What went wrong.
-        detail: String,
-    },
+    EngineStart(EngineStartError),
     /// `--merge` refused the summaries.
     Merge(MergeError),
 }
@@ -95,51 +57,28 @@ pub enum MatchError {
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MatchError::NoCommand => f.write_str("--engine needs a command"),
-            MatchError::Builtin(error) => error.fmt(f),
-            MatchError::CommandLine(error) => error.fmt(f),
-            MatchError::Movetime(setting) => {
-                write!(f, "'{setting}': movetime=MS needs a positive number")
-            }
-            MatchError::OptionSyntax(setting) => write!(f, "'{setting}': write option.NAME=VALUE"),
-            MatchError::OptionName(setting) => write!(f, "'{setting}': the option has no name"),
-            MatchError::UnknownSetting { setting, command } => write!(
-                f,
-                "'{setting}' after --engine {command}: expected name=NAME, movetime=MS, ponder or option.NAME=VALUE"
-            ),
-            MatchError::BadName(name) => write!(
-                f,
-                "engine name '{}' must be non-empty and hold no ';', line break or other \
-                 control character",
-                lielow_rules::quote::shown(name)
-            ),
-            MatchError::BuiltinSettings(command) => write!(
-                f,
-                "built-in player {command} takes no options and does not ponder"
-            ),
-            MatchError::SettingFirst(word) => write!(f, "'{word}' comes before any engine"),
+            MatchError::Engine(error) => error.fmt(f),
             MatchError::TooFewEngines => f.write_str("a match needs at least two --engine"),
             MatchError::Sprt(error) => error.fmt(f),
             MatchError::SprtEngines => f.write_str("--sprt needs exactly two engines"),
             MatchError::Games(games) => {
-                write!(f, "--games {games}: give 1 to {MAX_GAMES} games per pairing")
+                write!(
+                    f,
+                    "--games {games}: give 1 to {MAX_GAMES} games per pairing"
+                )
             }
-            MatchError::Tc { text, error } => {
-                write!(f, "--tc '{}': {error}", lielow_engine::ugi::shown(text))
-            }
-            MatchError::TcAndMovetime => f.write_str("give either --tc or --movetime, not both"),
+            MatchError::Limits(error) => error.fmt(f),
             MatchError::EngineMovetimeWithTc => {
                 f.write_str("an engine's movetime=MS does not mix with --tc")
             }
-            MatchError::Size => f.write_str("--size is 8 or 9"),
             MatchError::File(error) => error.fmt(f),
             MatchError::Openings(error) => error.fmt(f),
-            MatchError::RandomPlies { plies, error } => write!(f, "--random-plies {plies}: {error}"),
+            MatchError::RandomPlies { plies, error } => {
+                write!(f, "--random-plies {plies}: {error}")
+            }
             MatchError::StartOpening(error) => error.fmt(f),
             MatchError::OpeningsStart(error) => error.fmt(f),
-            MatchError::EngineStart { name, detail } => {
-                write!(f, "engine '{name}' failed to start: {detail}")
-            }
+            MatchError::EngineStart(error) => error.fmt(f),
             MatchError::Merge(error) => error.fmt(f),
         }
     }
@@ -148,10 +87,10 @@ impl fmt::Display for MatchError {
 impl std::error::Error for MatchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            MatchError::Builtin(error) => Some(error),
-            MatchError::CommandLine(error) => Some(error),
+            MatchError::Engine(error) => Some(error),
             MatchError::Sprt(error) => Some(error),
-            MatchError::Tc { error, .. } => Some(error),
+            MatchError::Limits(error) => Some(error),
+            MatchError::EngineStart(error) => Some(error),
             MatchError::File(error) => Some(error),
             MatchError::Openings(error) => Some(error),
             MatchError::RandomPlies { error, .. } | MatchError::StartOpening(error) => Some(error),
@@ -162,9 +101,21 @@ impl std::error::Error for MatchError {
     }
 }
 
-impl From<BuiltinError> for MatchError {
-    fn from(error: BuiltinError) -> MatchError {
-        MatchError::Builtin(error)
+impl From<EngineSpecError> for MatchError {
+    fn from(error: EngineSpecError) -> MatchError {
+        MatchError::Engine(error)
+    }
+}
+
+impl From<EngineStartError> for MatchError {
+    fn from(error: EngineStartError) -> MatchError {
+        MatchError::EngineStart(error)
+    }
+}
+
+impl From<LimitsError> for MatchError {
+    fn from(error: LimitsError) -> MatchError {
+        MatchError::Limits(error)
     }
 }
 
@@ -195,8 +146,6 @@ impl From<MergeError> for MatchError {
 /// Why `lielow openings` failed.
 #[derive(Debug)]
 pub enum OpeningsError {
-    /// A board size other than 8 or 9.
-    Size,
     /// `--count` beyond [`MAX_OPENINGS`].
     Count(usize),
     /// `--plies` longer than any random game lasts.
@@ -216,7 +165,7 @@ impl OpeningsError {
     /// The exit status: 2 for bad flags, 1 for a run that could not deliver.
     pub fn exit_code(&self) -> i32 {
         match self {
-            OpeningsError::Size | OpeningsError::Count(_) | OpeningsError::Plies(_) => 2,
+            OpeningsError::Count(_) | OpeningsError::Plies(_) => 2,
             OpeningsError::TooFew { .. } | OpeningsError::StdoutClosed => 1,
         }
     }
@@ -230,7 +179,6 @@ impl OpeningsError {
 impl fmt::Display for OpeningsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OpeningsError::Size => f.write_str("--size is 8 or 9"),
             OpeningsError::Count(count) => {
                 write!(f, "--count {count}: give at most {MAX_OPENINGS} openings")
             }

@@ -6,8 +6,8 @@
 use std::fmt;
 
 use super::report::Tally;
-use super::runner::Shard;
 use super::summary::{Summary, SummaryError};
+use crate::shard::{missing_runs, missing_text, Shard};
 
 /// Why shard summaries cannot be merged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,9 +76,6 @@ pub struct Merged {
     pub count: u64,
 }
 
-/// The most runs of missing shards [`Merged::missing_text`] names.
-const MISSING_RUNS_SHOWN: usize = 10;
-
 impl Merged {
     /// The runs `(first, last)` of shards of the match not among those merged, in order.
     pub fn missing_runs(&self) -> Vec<(u64, u64)> {
@@ -90,46 +87,6 @@ impl Merged {
     pub fn missing_text(&self) -> Option<String> {
         missing_text(&self.shards, self.count)
     }
-}
-
-/// The runs `(first, last)` of shards 1..=`count` not in `shards` (sorted), in order.
-pub fn missing_runs(shards: &[u64], count: u64) -> Vec<(u64, u64)> {
-    let mut runs = Vec::new();
-    let mut next = 1;
-    for &k in shards.iter().chain(std::iter::once(&(count + 1))) {
-        if k > next {
-            runs.push((next, k - 1));
-        }
-        next = k + 1;
-    }
-    runs
-}
-
-/// The shards 1..=`count` not in `shards` (sorted) as `3, 5-9, 12` (at most ten runs, then
-/// how many more shards), or `None` when none is missing: the one wording of missing shards
-/// (match summaries, datagen joins).
-pub fn missing_text(shards: &[u64], count: u64) -> Option<String> {
-    let runs = missing_runs(shards, count);
-    if runs.is_empty() {
-        return None;
-    }
-    let mut parts: Vec<String> = runs
-        .iter()
-        .take(MISSING_RUNS_SHOWN)
-        .map(|&(first, last)| match first == last {
-            true => first.to_string(),
-            false => format!("{first}-{last}"),
-        })
-        .collect();
-    let more: u64 = runs
-        .iter()
-        .skip(MISSING_RUNS_SHOWN)
-        .map(|&(first, last)| last - first + 1)
-        .sum();
-    if more > 0 {
-        parts.push(format!("and {more} more"));
-    }
-    Some(parts.join(", "))
 }
 
 /// Reads one summary written by `lielow match --json`; `source` names it in errors.

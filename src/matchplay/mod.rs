@@ -1,140 +1,31 @@
 //! Engine-vs-engine matches and tournaments (`lielow match`) and opening books (`lielow openings`).
 //!
 //! The runner referees every game itself with the rules core: engines (external UGI programs or
-//! built-in players) only propose moves. Its parts:
+//! built-in players, [`crate::players`]) only propose moves. Its parts:
 //!
 //! - [`command`]: the two subcommands' flags and what they print; [`command_error`]: why they
 //!   stop;
-//! - [`runner`]: scheduling of game pairs over worker threads, the game loop and the referee;
-//! - [`engine_spec`]: which player to start and how; [`player`]: what the runner asks of a
-//!   player, implemented by [`ugi_client`] (a child process spoken to in UGI, with timeouts,
-//!   killed and restarted when it hangs) and [`builtin`]; [`process`]: an engine's process,
-//!   started in a process group of its own and killed with it (the GUI's engines too);
+//! - [`runner`]: game pairs scheduled over the worker pool ([`crate::pool`]), the game loop and
+//!   the referee; [`limits`]: what bounds each move;
 //! - [`time_control`]: the clock of `--tc`, with or without periods of moves;
 //! - [`stats`]: Elo, error bars, LOS and SPRT from game-pair statistics; [`report`]: the tally,
 //!   progress line and table; [`summary`]: the same as JSON; [`merge`]: the summaries of a
-//!   match's shards added up;
-//! - [`records`]: the one-line-per-game record format; [`openings`]: opening files and random
-//!   openings; [`crowded`]: capture-heavy middle games, the quiescence search's stress test.
+//!   match's shards added up; [`outputs`]: the records and summary files written as games end;
+//! - [`crowded`]: capture-heavy middle games, the quiescence search's stress test.
+//!
+//! What other tools share with it lives below it: players and engine specs
+//! ([`crate::players`]), engine processes ([`crate::process`]), game records
+//! ([`crate::records`]), openings ([`crate::openings`]), shards ([`crate::shard`]) and game-end
+//! reasons ([`crate::reason`]).
 
-pub mod builtin;
 pub mod command;
 pub mod command_error;
 pub mod crowded;
-pub mod engine_spec;
+pub mod limits;
 pub mod merge;
-pub mod openings;
 pub mod outputs;
-pub mod player;
-pub mod process;
-pub mod records;
 pub mod report;
 pub mod runner;
 pub mod stats;
 pub mod summary;
 pub mod time_control;
-pub mod ugi_client;
-
-use std::fmt;
-use std::str::FromStr;
-
-/// Why a game ended: the first three are the rules' own endings, the others are forfeits decided
-/// by the runner (the loser is then the side to move after the recorded moves). Ordered as
-/// declared (the order of tables and summaries); in JSON its name ([`Reason::as_str`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Reason {
-    /// The enemy king was captured.
-    KingCaptured,
-    /// The loser bore off its own king.
-    KingBorneOff,
-    /// The loser had to move with no stack (so no move) left.
-    NoMoves,
-    /// The loser's engine sent an illegal or unparsable move (or `bestmove none`).
-    IllegalMove,
-    /// The loser's engine answered after its clock (or movetime) plus the latency allowance.
-    TimeForfeit,
-    /// The loser's engine did not answer in time (the no-reply timeout) and was killed.
-    NoReply,
-    /// The loser's engine exited, or could not be started.
-    Crash,
-}
-
-impl Reason {
-    /// Every reason, in order.
-    pub const ALL: [Reason; 7] = [
-        Reason::KingCaptured,
-        Reason::KingBorneOff,
-        Reason::NoMoves,
-        Reason::IllegalMove,
-        Reason::TimeForfeit,
-        Reason::NoReply,
-        Reason::Crash,
-    ];
-
-    /// The name written in records and tables.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Reason::KingCaptured => "king-captured",
-            Reason::KingBorneOff => "king-borne-off",
-            Reason::NoMoves => "no-moves",
-            Reason::IllegalMove => "illegal-move",
-            Reason::TimeForfeit => "time-forfeit",
-            Reason::NoReply => "no-reply",
-            Reason::Crash => "crash",
-        }
-    }
-
-    /// Whether the runner, not the rules, ended the game.
-    pub const fn is_forfeit(self) -> bool {
-        !matches!(
-            self,
-            Reason::KingCaptured | Reason::KingBorneOff | Reason::NoMoves
-        )
-    }
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A game-end reason's name that is none of [`Reason::ALL`]'s.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownReason(pub String);
-
-impl fmt::Display for UnknownReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown game-end reason '{}'",
-            lielow_rules::quote::shown(&self.0)
-        )
-    }
-}
-
-impl std::error::Error for UnknownReason {}
-
-impl FromStr for Reason {
-    type Err = UnknownReason;
-
-    fn from_str(text: &str) -> Result<Reason, UnknownReason> {
-        Reason::ALL
-            .into_iter()
-            .find(|reason| reason.as_str() == text)
-            .ok_or_else(|| UnknownReason(text.to_owned()))
-    }
-}
-
-impl serde::Serialize for Reason {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Reason {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Reason, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}

@@ -8,11 +8,11 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::process;
 use super::report::Tally;
 use super::runner::PairResult;
 use crate::file_error::FileError;
 use crate::files::Output;
+use crate::process;
 
 /// Set by the interrupt handler before it stops the engines: a pair finished after it (its
 /// games lost to the stopped engines, not played out) is not counted.

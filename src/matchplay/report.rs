@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 
 use lielow_rules::board::Side;
 
-use super::runner::{GameResult, PairResult, Shard};
+use super::runner::{GameResult, PairResult};
 use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict};
-use super::summary::Summary;
-use super::Reason;
+use crate::reason::Reason;
+use crate::shard::Shard;
 
 /// Results of one pairing, from the first engine's point of view.
 #[derive(Clone, Debug, Default)]
@@ -201,6 +201,32 @@ impl Tally {
     pub fn table(&self) -> String {
         let mut out = String::new();
         let width = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(6);
+        self.write_pairings(&mut out, width);
+        if let Some((sprt, llr)) = self.llr() {
+            let (lower, upper) = sprt.bounds();
+            let verdict = self
+                .verdict
+                .map_or("no verdict yet".to_string(), |v| v.to_string());
+            let _ = writeln!(
+                out,
+                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lower:.2}, {upper:.2}], {verdict}",
+                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+            );
+        }
+        self.write_engines(&mut out, width);
+        if let Some(plies) = self.average_plies() {
+            let _ = writeln!(
+                out,
+                "games {}, average length {plies:.1} plies (opening plies excluded)",
+                self.games
+            );
+        }
+        out
+    }
+
+    /// The table's pairings, names `width` wide: score, Elo, interval and LOS, then each
+    /// pairing's game-pair counts.
+    fn write_pairings(&self, out: &mut String, width: usize) {
         let _ = writeln!(
             out,
             "{:<w$}  {:>9}  {:>6}  {:>17}  {:>18}  {:>6}",
@@ -241,17 +267,11 @@ impl Tally {
                 self.names[p.second]
             );
         }
-        if let Some((sprt, llr)) = self.llr() {
-            let (lower, upper) = sprt.bounds();
-            let verdict = self
-                .verdict
-                .map_or("no verdict yet".to_string(), |v| v.to_string());
-            let _ = writeln!(
-                out,
-                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lower:.2}, {upper:.2}], {verdict}",
-                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-            );
-        }
+    }
+
+    /// The table's engines, names `width` wide: games, wins, time and depth per move, losses
+    /// by reason, then the ponder hits of the engines that pondered.
+    fn write_engines(&self, out: &mut String, width: usize) {
         let _ = writeln!(
             out,
             "{:<width$}  {:>6}  {:>6}  {:>9}  {:>9}  losses by reason",
@@ -289,19 +309,6 @@ impl Tally {
                 );
             }
         }
-        if let Some(plies) = self.average_plies() {
-            let _ = writeln!(
-                out,
-                "games {}, average length {plies:.1} plies (opening plies excluded)",
-                self.games
-            );
-        }
-        out
-    }
-
-    /// The summary as JSON (protocol.md, "Match summaries").
-    pub fn json(&self) -> String {
-        Summary::of(self).to_json()
     }
 }
 

@@ -1,9 +1,9 @@
 //! The match runner: game pairs scheduled over worker threads, the game loop, and the referee.
 //!
-//! Each worker owns its own instance of every engine (processes stay alive between its games and
-//! are told `uginewgame`), takes the next game pair from a shared counter, plays both games, and
-//! sends the pair to the main thread, which keeps the tally, writes records, reports progress and
-//! stops the match when the SPRT decides. The referee is the rules core: a move is accepted only
+//! Each worker of the pool ([`crate::pool`]) owns its own instance of every engine (processes
+//! stay alive between its games and are told `uginewgame`), takes the next game pair from a
+//! shared counter, plays both games, and sends the pair to the main thread, which keeps the
+//! tally, writes records, reports progress and stops the match when the SPRT decides. The referee is the rules core: a move is accepted only
 //! if it is legal, the runner keeps the clocks, and the runner alone decides the result.
 //!
 //! Time rules: with `--tc`, the time from `go` to `bestmove` is taken off the mover's clock, and a
@@ -17,43 +17,23 @@
 //! after every MOVES of its moves. A pondering engine is asked to ponder on the reply it names
 //! after each of its moves; on a ponder hit its clock runs from `ponderhit` to `bestmove`.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
-use std::thread;
 use std::time::Duration;
 
 use lielow_engine::limits::{Clock, Limits};
 use lielow_rules::board::Side;
 use lielow_rules::moves::Move;
+use lielow_rules::play::IllegalMove;
 use lielow_rules::position::Position;
 
-use super::engine_spec::EngineSpec;
-use super::openings::Opening;
-use super::player::{MoveRequest, Player, Timeouts};
-use super::records::{ending_of, GameRecord};
+use super::limits::MoveLimits;
 use super::stats::Sprt;
-use super::time_control::TimeControl;
-use super::Reason;
-
-/// The move limits of a match, as given on the command line (milliseconds).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MoveLimits {
-    /// Each side's clock.
-    pub clock: Option<TimeControl>,
-    /// Time per move, sent in `go` and enforced.
-    pub movetime: Option<u64>,
-    /// Depth per move, sent in `go`.
-    pub depth: Option<u32>,
-    /// Nodes per move, sent in `go`.
-    pub nodes: Option<u64>,
-}
-
-impl MoveLimits {
-    /// Whether a clock or a movetime bounds every move.
-    pub fn is_timed(&self) -> bool {
-        self.clock.is_some() || self.movetime.is_some()
-    }
-}
+use crate::openings::Opening;
+use crate::players::engine_spec::EngineSpec;
+use crate::players::player::{MoveRequest, Player, Reply, Timeouts};
+use crate::pool::{self, Outbox};
+use crate::reason::Reason;
+use crate::records::{ending_of, GameRecord};
+use crate::shard::Shard;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -147,72 +127,6 @@ pub struct PairResult {
     pub games: [GameResult; 2],
 }
 
-/// Which share of a match's game pairs one run plays (`--shard K/N`): the pairs whose number in
-/// the match's order is K-1 modulo N, with the openings, seeds and colours the whole match
-/// would give them. In JSON `{"index": K, "count": N}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Shard {
-    /// K, from 1.
-    pub index: u64,
-    /// N.
-    pub count: u64,
-}
-
-impl Shard {
-    /// The whole match.
-    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
-
-    /// The most shards a match is split into: far more than machines a match runs on, and few
-    /// enough that a merge can list the missing ones.
-    pub const MAX_COUNT: u64 = 10_000;
-
-    /// Whether this is K/N with 1 <= K <= N <= [`Shard::MAX_COUNT`].
-    pub fn is_valid(&self) -> bool {
-        self.count <= Shard::MAX_COUNT && (1..=self.count).contains(&self.index)
-    }
-
-    /// How many of `jobs` game pairs (numbered from 0) this shard plays.
-    pub fn jobs_of(&self, jobs: u64) -> u64 {
-        jobs.saturating_sub(self.index - 1).div_ceil(self.count)
-    }
-
-    /// The number in the match of this shard's `k`-th game pair.
-    pub fn job(&self, k: u64) -> u64 {
-        (self.index - 1) + k * self.count
-    }
-}
-
-/// A `--shard` value that is not K/N with 1 <= K <= N (the text given).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShardError(pub String);
-
-impl std::fmt::Display for ShardError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "--shard '{}': expected K/N with 1 <= K <= N <= {}, e.g. 3/8",
-            lielow_engine::ugi::shown(&self.0),
-            Shard::MAX_COUNT
-        )
-    }
-}
-
-impl std::error::Error for ShardError {}
-
-impl std::str::FromStr for Shard {
-    type Err = ShardError;
-
-    fn from_str(text: &str) -> Result<Shard, ShardError> {
-        let parsed = text.split_once('/').and_then(|(k, n)| {
-            Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?))
-        });
-        match parsed.map(|(index, count)| Shard { index, count }) {
-            Some(shard) if shard.is_valid() => Ok(shard),
-            _ => Err(ShardError(text.to_owned())),
-        }
-    }
-}
-
 impl MatchConfig {
     /// Identifies the match: a hash of everything that decides its games (engines, games,
     /// limits, openings, schedule, SPRT and seed; not the concurrency or the shard), written in
@@ -254,8 +168,7 @@ impl MatchConfig {
 }
 
 /// Runs this shard's game pairs (or until `on_pair` returns `false`), calling `on_pair` in the
-/// main thread as pairs finish. Pairs are numbered on the fly, never listed: a match of any
-/// accepted size costs no memory for its schedule.
+/// main thread as pairs finish.
 pub fn run(config: &MatchConfig, on_pair: impl FnMut(PairResult) -> bool) {
     run_reporting_games(config, |_, _| {}, on_pair);
 }
@@ -280,73 +193,62 @@ pub fn run_reporting_games(
     mut on_pair: impl FnMut(PairResult) -> bool,
 ) {
     let pairings = config.pairings();
-    let pairs = config.pairs_per_pairing();
     let jobs = config.shard.jobs_of(config.total_jobs());
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    // A rendezvous channel: a worker hands over its pair before it takes the next job, so a
-    // stop decided on that pair leaves at most one pair per worker in flight.
-    let (sender, receiver) = mpsc::sync_channel(0);
-    let workers = (config.concurrency as u64).clamp(1, jobs.max(1)) as usize;
-    thread::scope(|scope| {
-        for _ in 0..workers {
-            let sender = sender.clone();
-            let (next, stop, pairings) = (&next, &stop, &pairings);
-            scope.spawn(move || {
-                let timeouts = Timeouts {
-                    handshake: config.timeout,
-                };
-                let mut players: Vec<Box<dyn Player>> = config
-                    .engines
-                    .iter()
-                    .map(|spec| spec.create(timeouts))
-                    .collect();
-                while !stop.load(Ordering::Relaxed) {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= jobs {
-                        break;
-                    }
-                    let job = config.shard.job(k);
-                    let (pairing, index) = config.job(job);
-                    let (a, b) = pairings[pairing];
-                    let opening = &config.openings[index % config.openings.len()];
-                    let seed = config
-                        .seed
-                        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                        .wrapping_add((pairing as u64 * pairs as u64 + index as u64) * 2);
-                    let first = play_game(config, &mut players, [a, b], opening, seed);
-                    let game = Finished::Game(game_number(job, 0), Box::new(first.clone()));
-                    if sender.send(game).is_err() {
-                        break;
-                    }
-                    let second =
-                        play_game(config, &mut players, [b, a], opening, seed.wrapping_add(1));
-                    let game = Finished::Game(game_number(job, 1), Box::new(second.clone()));
-                    let result = PairResult {
-                        pairing,
-                        index,
-                        games: [first, second],
-                    };
-                    if sender.send(game).is_err()
-                        || sender.send(Finished::Pair(Box::new(result))).is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        for finished in receiver {
-            match finished {
-                Finished::Game(number, game) => on_game(number, &game),
-                Finished::Pair(pair) => {
-                    if !on_pair(*pair) {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
+    let timeouts = Timeouts {
+        handshake: config.timeout,
+    };
+    // Each worker owns its own instance of every engine.
+    let start_worker = || -> Vec<Box<dyn Player>> {
+        config
+            .engines
+            .iter()
+            .map(|spec| spec.create(timeouts))
+            .collect()
+    };
+    pool::run(
+        0..jobs,
+        config.concurrency,
+        start_worker,
+        |players, k, outbox| play_pair(config, &pairings, players, config.shard.job(k), outbox),
+        |finished| match finished {
+            Finished::Game(number, game) => {
+                on_game(number, &game);
+                true
             }
-        }
-    });
+            Finished::Pair(pair) => on_pair(*pair),
+        },
+    );
+}
+
+/// Plays the match's `job`-th game pair with `players`, handing each game to `outbox` as soon
+/// as it ends, then the pair; `false` when the main thread no longer listens.
+fn play_pair(
+    config: &MatchConfig,
+    pairings: &[(usize, usize)],
+    players: &mut [Box<dyn Player>],
+    job: u64,
+    outbox: &Outbox<Finished>,
+) -> bool {
+    let (pairing, index) = config.job(job);
+    let (a, b) = pairings[pairing];
+    let opening = &config.openings[index % config.openings.len()];
+    let pairs = config.pairs_per_pairing();
+    let seed = config
+        .seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add((pairing as u64 * pairs as u64 + index as u64) * 2);
+    let first = play_game(config, players, [a, b], opening, seed);
+    if !outbox.send(Finished::Game(game_number(job, 0), Box::new(first.clone()))) {
+        return false;
+    }
+    let second = play_game(config, players, [b, a], opening, seed.wrapping_add(1));
+    let game = Finished::Game(game_number(job, 1), Box::new(second.clone()));
+    let result = PairResult {
+        pairing,
+        index,
+        games: [first, second],
+    };
+    outbox.send(game) && outbox.send(Finished::Pair(Box::new(result)))
 }
 
 /// Plays one game between `players[engines[0]]` (Blue) and `players[engines[1]]` (Red).
@@ -361,27 +263,8 @@ pub fn play_game(
     let mut moves: Vec<Move> = opening.moves.clone();
     let mut position = opening.position();
     let mut started = [false; 2];
-    let mut result = GameResult {
-        record: GameRecord {
-            start,
-            moves: Vec::new(),
-            winner: Side::Blue,
-            reason: Reason::NoMoves,
-            blue: config.engines[engines[0]].name.clone(),
-            red: config.engines[engines[1]].name.clone(),
-            opening: Some(opening.moves.len()),
-        },
-        players: engines,
-        opening_plies: opening.moves.len(),
-        moves_made: [0; 2],
-        time_used: [Duration::ZERO; 2],
-        depth_sum: [0; 2],
-        depth_count: [0; 2],
-        ponder_hits: [0; 2],
-        detail: None,
-    };
+    let mut result = GameResult::starting(config, engines, opening);
     let mut clock = [config.limits.clock.map_or(0, |tc| tc.base_ms); 2];
-    let latency = config.latency;
     let (winner, reason) = loop {
         let us = position.side_to_move();
         if let Some(winner) = position.winner() {
@@ -391,32 +274,23 @@ pub fn play_game(
                 .fold(start, |p, &mv| p.play(mv));
             break (winner, ending_of(&before, last));
         }
-        let player = &mut players[engines[us.index()]];
-        if !started[us.index()] {
-            started[us.index()] = true;
-            let player_seed = seed.wrapping_mul(2).wrapping_add(us.index() as u64);
+        let side = us.index();
+        let player = &mut players[engines[side]];
+        if !started[side] {
+            started[side] = true;
+            let player_seed = seed.wrapping_mul(2).wrapping_add(side as u64);
             if let Err(failure) = player.new_game(player_seed) {
                 result.detail = Some(failure.detail);
                 break (us.opponent(), failure.reason);
             }
         }
-        // An engine's own movetime (time odds) replaces the match's.
-        let movetime = config.engines[engines[us.index()]]
-            .movetime
-            .or(config.limits.movetime);
-        let limits = move_limits(config, movetime, clock, result.moves_made[us.index()]);
-        let budget = match (config.limits.clock, movetime) {
-            (Some(_), _) => Some(Duration::from_millis(clock[us.index()])),
-            (None, Some(movetime)) => Some(Duration::from_millis(movetime)),
-            (None, None) => None,
-        };
-        let deadline = budget.map_or(config.timeout, |b| b + latency + config.timeout);
+        let turn = Turn::of(config, engines[side], side, clock, result.moves_made[side]);
         let request = MoveRequest {
             start: &start,
             moves: &moves,
             position: &position,
-            limits,
-            deadline,
+            limits: turn.limits,
+            deadline: turn.deadline,
         };
         let reply = match player.go(&request) {
             Ok(reply) => reply,
@@ -425,24 +299,10 @@ pub fn play_game(
                 break (us.opponent(), failure.reason);
             }
         };
-        let side = us.index();
-        result.moves_made[side] += 1;
-        result.time_used[side] += reply.elapsed;
-        result.ponder_hits[side] += u64::from(reply.ponder_hit);
-        if let Some(depth) = reply.depth {
-            result.depth_sum[side] += u64::from(depth);
-            result.depth_count[side] += 1;
-        }
-        if let Some(budget) = budget {
-            if reply.elapsed > budget + latency {
-                result.detail = Some(format!(
-                    "took {} ms with {} ms left (+{} ms allowance)",
-                    reply.elapsed.as_millis(),
-                    budget.as_millis(),
-                    latency.as_millis()
-                ));
-                break (us.opponent(), Reason::TimeForfeit);
-            }
+        result.count_reply(side, &reply);
+        if let Some(detail) = turn.overstepped(&reply, config.latency) {
+            result.detail = Some(detail);
+            break (us.opponent(), Reason::TimeForfeit);
         }
         if let Some(tc) = config.limits.clock {
             let spent = reply.elapsed.as_millis() as u64;
@@ -454,17 +314,12 @@ pub fn play_game(
                 position = position.play(mv);
                 moves.push(mv);
                 if let Some(expected) = reply.ponder.as_deref().filter(|_| player.ponders()) {
-                    let limits = move_limits(config, movetime, clock, result.moves_made[side]);
+                    let limits = move_limits(config, turn.movetime, clock, result.moves_made[side]);
                     ponder_on(player.as_mut(), &start, &moves, &position, expected, limits);
                 }
             }
             Err(error) => {
-                let detail = if reply.text.is_empty() {
-                    "bestmove without a move".to_string()
-                } else {
-                    format!("'{}': {error}", lielow_engine::ugi::shown(&reply.text))
-                };
-                result.detail = Some(detail);
+                result.detail = Some(illegal_move_detail(&reply.text, &error));
                 break (us.opponent(), Reason::IllegalMove);
             }
         }
@@ -473,6 +328,106 @@ pub fn play_game(
     result.record.winner = winner;
     result.record.reason = reason;
     result
+}
+
+impl GameResult {
+    /// A game of `engines` from `opening` before its first move.
+    fn starting(config: &MatchConfig, engines: [usize; 2], opening: &Opening) -> GameResult {
+        GameResult {
+            record: GameRecord {
+                start: opening.start,
+                moves: Vec::new(),
+                winner: Side::Blue,
+                reason: Reason::NoMoves,
+                blue: config.engines[engines[0]].name.clone(),
+                red: config.engines[engines[1]].name.clone(),
+                opening: Some(opening.moves.len()),
+            },
+            players: engines,
+            opening_plies: opening.moves.len(),
+            moves_made: [0; 2],
+            time_used: [Duration::ZERO; 2],
+            depth_sum: [0; 2],
+            depth_count: [0; 2],
+            ponder_hits: [0; 2],
+            detail: None,
+        }
+    }
+
+    /// Counts `reply`, the move of `side` (0 Blue, 1 Red): moves, time, ponder hits, depth.
+    fn count_reply(&mut self, side: usize, reply: &Reply) {
+        self.moves_made[side] += 1;
+        self.time_used[side] += reply.elapsed;
+        self.ponder_hits[side] += u64::from(reply.ponder_hit);
+        if let Some(depth) = reply.depth {
+            self.depth_sum[side] += u64::from(depth);
+            self.depth_count[side] += 1;
+        }
+    }
+}
+
+/// What bounds one move of a side: what `go` sends, the budget a reply is held to, and how long
+/// the runner waits for it.
+struct Turn {
+    /// The side's movetime: its own (time odds) or the match's.
+    movetime: Option<u64>,
+    /// What `go` sends.
+    limits: Limits,
+    /// The clock or the movetime the reply must come within (plus the latency allowance).
+    budget: Option<Duration>,
+    /// How long the runner waits for `bestmove` before the engine is `no-reply`.
+    deadline: Duration,
+}
+
+impl Turn {
+    /// The turn of `engine`, playing `side` (0 Blue, 1 Red), with the clocks at `clock`, after
+    /// it has made `moves_made` moves of the game.
+    fn of(
+        config: &MatchConfig,
+        engine: usize,
+        side: usize,
+        clock: [u64; 2],
+        moves_made: u64,
+    ) -> Turn {
+        // An engine's own movetime (time odds) replaces the match's.
+        let movetime = config.engines[engine].movetime.or(config.limits.movetime);
+        let limits = move_limits(config, movetime, clock, moves_made);
+        let budget = match (config.limits.clock, movetime) {
+            (Some(_), _) => Some(Duration::from_millis(clock[side])),
+            (None, Some(movetime)) => Some(Duration::from_millis(movetime)),
+            (None, None) => None,
+        };
+        let deadline = budget.map_or(config.timeout, |b| b + config.latency + config.timeout);
+        Turn {
+            movetime,
+            limits,
+            budget,
+            deadline,
+        }
+    }
+
+    /// What went wrong when `reply` came after the budget plus the `latency` allowance (a time
+    /// forfeit), or `None`.
+    fn overstepped(&self, reply: &Reply, latency: Duration) -> Option<String> {
+        let budget = self.budget?;
+        (reply.elapsed > budget + latency).then(|| {
+            format!(
+                "took {} ms with {} ms left (+{} ms allowance)",
+                reply.elapsed.as_millis(),
+                budget.as_millis(),
+                latency.as_millis()
+            )
+        })
+    }
+}
+
+/// Why the move `text` a player sent was refused: `error`, or no move at all.
+fn illegal_move_detail(text: &str, error: &IllegalMove) -> String {
+    if text.is_empty() {
+        "bestmove without a move".to_string()
+    } else {
+        format!("'{}': {error}", lielow_engine::ugi::shown(text))
+    }
 }
 
 /// What `go` sends a side whose own movetime is `movetime`, with the clocks at `clock`, after

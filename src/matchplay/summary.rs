@@ -18,9 +18,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::ser::{CharEscape, Formatter};
 
 use super::report::{EngineTally, PairingTally, Tally};
-use super::runner::Shard;
 use super::stats::{EloEstimate, Pentanomial, Sprt, SprtError, Verdict};
-use super::Reason;
+use crate::reason::Reason;
+use crate::shard::Shard;
 
 /// The largest count a summary may hold (2^40, about 10^12: a thousand times the most games
 /// `--games` allows, and the plies and moves of those games).
@@ -174,6 +174,13 @@ impl std::error::Error for SummaryError {}
 impl From<serde_json::Error> for SummaryError {
     fn from(error: serde_json::Error) -> SummaryError {
         SummaryError::Json(error.to_string())
+    }
+}
+
+impl Tally {
+    /// The summary as JSON (protocol.md, "Match summaries").
+    pub fn json(&self) -> String {
+        Summary::of(self).to_json()
     }
 }
 

@@ -6,13 +6,15 @@ use std::time::Instant;
 
 use clap::Args;
 
+use lielow_rules::board::BoardSize;
+
 use super::error::SpsaError;
 use super::gains::Schedule;
 use super::param_file;
 use super::play;
 use super::state::{Partial, Setup, State};
-use crate::matchplay::runner::Shard;
 use crate::printer::Printer;
+use crate::shard::Shard;
 
 /// Flags of `lielow spsa`.
 #[derive(Args, Debug)]
@@ -58,8 +60,8 @@ pub struct SpsaArgs {
     #[arg(long)]
     depth: Option<u32>,
     /// Board size.
-    #[arg(long, default_value_t = 8, value_parser = crate::cli::board_size)]
-    size: usize,
+    #[arg(long, default_value_t = BoardSize::Eight)]
+    size: BoardSize,
     /// Random plies of each pair's opening.
     #[arg(long, default_value_t = 8, value_name = "K")]
     random_plies: usize,
@@ -161,7 +163,7 @@ pub fn run(args: &SpsaArgs) -> Result<(), SpsaError> {
         play::check_engine(&state.setup)?;
     }
     let _ = ctrlc::set_handler(|| {
-        crate::matchplay::process::kill_all_engines();
+        crate::process::kill_all_engines();
         eprintln!("\nlielow spsa: interrupted; the state file holds the last whole iteration");
         std::process::exit(130);
     });

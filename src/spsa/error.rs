@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use super::param_file::ParamFileError;
 use crate::file_error::FileError;
-use crate::matchplay::command_error::MatchError;
+use crate::matchplay::limits::LimitsError;
+use crate::openings::TooManyPlies;
+use crate::players::engine_spec::{EngineSpecError, EngineStartError};
 
 /// Why `lielow spsa` stops (exit status 2).
 #[derive(Debug)]
@@ -46,15 +48,26 @@ pub enum SpsaError {
     StateExists(PathBuf),
     /// `--resume`, `--shard` or `--update` on a run that has done every iteration.
     Finished(PathBuf),
-    /// The engine flags or limits, as `lielow match` would refuse them.
-    Match(MatchError),
+    /// The engine's words, as `lielow match` would refuse them.
+    Engine(EngineSpecError),
+    /// The engine did not start.
+    EngineStart(EngineStartError),
+    /// The move limits, as `lielow match` would refuse them.
+    Limits(LimitsError),
+    /// Random openings of the setup's plies cannot be made.
+    RandomPlies {
+        /// The plies asked for.
+        plies: usize,
+        /// Why not.
+        error: TooManyPlies,
+    },
     /// A built-in player has no options to tune.
     BuiltinEngine,
     /// The engine answered an option it was given with an error.
     EngineRefused(String),
     /// A flag the run needs is missing.
     Missing(&'static str),
-    /// A schedule or size flag out of range.
+    /// A schedule flag out of range, or other than one engine.
     Flag(&'static str),
 }
 
@@ -80,7 +93,10 @@ impl fmt::Display for SpsaError {
             SpsaError::Finished(path) => {
                 write!(f, "{}: every iteration is done", path.display())
             }
-            SpsaError::Match(error) => error.fmt(f),
+            SpsaError::Engine(error) => error.fmt(f),
+            SpsaError::EngineStart(error) => error.fmt(f),
+            SpsaError::Limits(error) => error.fmt(f),
+            SpsaError::RandomPlies { plies, error } => write!(f, "--random-plies {plies}: {error}"),
             SpsaError::BuiltinEngine => {
                 write!(f, "--engine: a built-in player has no options to tune")
             }
@@ -96,7 +112,10 @@ impl std::error::Error for SpsaError {
         match self {
             SpsaError::ParamFile { error, .. } => Some(error),
             SpsaError::File(error) => Some(error),
-            SpsaError::Match(error) => Some(error),
+            SpsaError::Engine(error) => Some(error),
+            SpsaError::EngineStart(error) => Some(error),
+            SpsaError::Limits(error) => Some(error),
+            SpsaError::RandomPlies { error, .. } => Some(error),
             _ => None,
         }
     }
@@ -108,8 +127,20 @@ impl From<FileError> for SpsaError {
     }
 }
 
-impl From<MatchError> for SpsaError {
-    fn from(error: MatchError) -> SpsaError {
-        SpsaError::Match(error)
+impl From<EngineSpecError> for SpsaError {
+    fn from(error: EngineSpecError) -> SpsaError {
+        SpsaError::Engine(error)
+    }
+}
+
+impl From<EngineStartError> for SpsaError {
+    fn from(error: EngineStartError) -> SpsaError {
+        SpsaError::EngineStart(error)
+    }
+}
+
+impl From<LimitsError> for SpsaError {
+    fn from(error: LimitsError) -> SpsaError {
+        SpsaError::Limits(error)
     }
 }

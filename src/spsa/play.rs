@@ -12,26 +12,23 @@ use std::time::Duration;
 use super::error::SpsaError;
 use super::gains;
 use super::state::{Partial, Setup, State, PARTIAL_FORMAT};
-use crate::matchplay::command::{
-    group_engine_words, move_limits, no_reply_timeout_ms, parse_engine,
-};
-use crate::matchplay::command_error::MatchError;
-use crate::matchplay::engine_spec::{EngineKind, EngineSpec};
-use crate::matchplay::openings;
-use crate::matchplay::player::Timeouts;
-use crate::matchplay::runner::{self, MatchConfig, MoveLimits, Shard};
-use crate::matchplay::ugi_client::UgiEngine;
-use lielow_rules::board::BoardSize;
+use crate::matchplay::limits::MoveLimits;
+use crate::matchplay::runner::{self, MatchConfig};
+use crate::openings;
+use crate::players::engine_spec::{self, EngineKind, EngineSpec, EngineStartError};
+use crate::players::player::Timeouts;
+use crate::players::ugi_client::UgiEngine;
+use crate::shard::Shard;
 
 /// The tuned engine with its fixed options, as the setup's words give it.
 pub fn base_engine(setup: &Setup) -> Result<EngineSpec, SpsaError> {
-    let groups = group_engine_words(&setup.engine)?;
+    let groups = engine_spec::group_words(&setup.engine)?;
     let [words] = groups.as_slice() else {
         return Err(SpsaError::Flag(
             "--engine: give exactly one engine, the one tuned",
         ));
     };
-    let spec = parse_engine(words)?;
+    let spec = EngineSpec::from_words(words)?;
     if matches!(spec.kind, EngineKind::Builtin(_)) {
         return Err(SpsaError::BuiltinEngine);
     }
@@ -40,7 +37,7 @@ pub fn base_engine(setup: &Setup) -> Result<EngineSpec, SpsaError> {
 
 /// The move limits of the setup, read as `lielow match` reads its flags.
 pub fn limits(setup: &Setup) -> Result<MoveLimits, SpsaError> {
-    Ok(move_limits(
+    Ok(MoveLimits::from_flags(
         setup.tc.as_deref(),
         setup.movetime,
         setup.depth,
@@ -49,7 +46,7 @@ pub fn limits(setup: &Setup) -> Result<MoveLimits, SpsaError> {
 }
 
 fn timeout(setup: &Setup, limits: &MoveLimits) -> Duration {
-    Duration::from_millis(no_reply_timeout_ms(limits, setup.timeout_ms))
+    Duration::from_millis(limits.no_reply_timeout_ms(setup.timeout_ms))
 }
 
 /// The engine with θ moved by `sign * c_k * Δ`, every value rounded into its range.
@@ -83,20 +80,12 @@ pub fn check_engine(setup: &Setup) -> Result<(), SpsaError> {
         let timeouts = Timeouts {
             handshake: timeout(setup, &limits),
         };
-        let mut engine = UgiEngine::new(argv.clone(), options, timeouts);
-        engine
-            .ensure_started()
-            .map_err(|failure| MatchError::EngineStart {
+        let notes =
+            UgiEngine::try_start(argv, &options, timeouts).map_err(|failure| EngineStartError {
                 name: base.name.clone(),
                 detail: failure.detail,
             })?;
-        let refused = engine
-            .handshake_notes
-            .iter()
-            .find(|note| note.contains("error"))
-            .cloned();
-        engine.shut_down();
-        if let Some(note) = refused {
+        if let Some(note) = notes.into_iter().find(|note| note.contains("error")) {
             return Err(SpsaError::EngineRefused(note));
         }
     }
@@ -114,14 +103,13 @@ pub fn play_iteration(
     let base = base_engine(setup)?;
     let signs = gains::signs(setup.seed, k, setup.params.len());
     let limits = limits(setup)?;
-    let size = BoardSize::from_n(setup.size).ok_or(MatchError::Size)?;
     let pairs = setup.pairs as usize;
     let opening_seed = gains::iteration_seed(setup.seed, k, 2);
-    let openings = openings::random_openings(size, setup.random_plies, pairs, opening_seed)
-        .map_err(|error| MatchError::RandomPlies {
-            plies: setup.random_plies,
-            error,
-        })?;
+    let openings = openings::random_openings(setup.size, setup.random_plies, pairs, opening_seed)
+        .map_err(|error| SpsaError::RandomPlies {
+        plies: setup.random_plies,
+        error,
+    })?;
     let config = MatchConfig {
         engines: vec![
             perturbed(&base, state, &signs, 1.0, "plus"),

@@ -16,7 +16,8 @@ use super::error::SpsaError;
 use super::gains::{self, Schedule};
 use super::param_file::TunedParam;
 use crate::file_error::FileError;
-use crate::matchplay::runner::Shard;
+use crate::shard::Shard;
+use lielow_rules::board::BoardSize;
 
 /// The first field of a state file.
 pub const STATE_FORMAT: &str = "lielow-spsa-state 1";
@@ -42,8 +43,9 @@ pub struct Setup {
     pub nodes: Option<u64>,
     /// Depth per move.
     pub depth: Option<u32>,
-    /// Board size (8 or 9).
-    pub size: usize,
+    /// Board size, written as its number of squares a side.
+    #[serde(with = "size_as_number")]
+    pub size: BoardSize,
     /// Random plies of each opening.
     pub random_plies: usize,
     /// The run's seed.
@@ -52,6 +54,23 @@ pub struct Setup {
     pub latency_ms: u64,
     /// No-reply timeout, ms (`None`: the match runner's default).
     pub timeout_ms: Option<u64>,
+}
+
+/// A board size in JSON: the number of squares a side, `8` or `9`.
+mod size_as_number {
+    use lielow_rules::board::BoardSize;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(size: &BoardSize, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u64(size.n() as u64)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BoardSize, D::Error> {
+        let n = usize::deserialize(deserializer)?;
+        BoardSize::from_n(n).ok_or_else(|| {
+            serde::de::Error::custom(format!("size {n}: a board has 8 or 9 squares a side"))
+        })
+    }
 }
 
 impl Setup {

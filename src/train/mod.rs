@@ -109,11 +109,13 @@ fn pool(threads: Option<u32>) -> Result<rayon::ThreadPool, TrainError> {
     builder.build().map_err(TrainError::Pool)
 }
 
+/// Trains in the thread pool: reads the data, prints the table's head, runs the epochs (a row
+/// each) and writes the network.
 fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     let started = Instant::now();
     let inputs: Vec<&std::path::Path> = args.data.iter().map(PathBuf::as_path).collect();
     files::check_outputs(&inputs, &[&args.output])?;
-    let (mut model, origin) = first_model(args)?;
+    let (model, origin) = first_model(args)?;
     let data = data::load(
         &args.data,
         data::Loading {
@@ -126,87 +128,16 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     // the new one is complete (an interrupted run leaves it whole).
     let mut output = Output::create(&args.output)?;
     crate::files::remove_unfinished_on_interrupt();
-    let train_set = &data.train;
-    let validation = &data.validation;
     // A reader that goes away early costs the table, not the network.
     let mut out = Printer::new();
-    out.line(format_args!(
-        "{} training{} and {} validation positions, read in {:.1} s",
-        train_set.examples.len(),
-        if args.mirror {
-            " (half of them mirrored)"
-        } else {
-            ""
-        },
-        validation.examples.len(),
-        started.elapsed().as_secs_f64()
-    ));
-    let hand_set = hand_set_loss(validation, &target);
-    out.line(format_args!(
-        "hand-set evaluation: validation loss {hand_set:.6}"
-    ));
-    out.line("");
-    out.line(format_args!(
-        "| epoch | step size | training loss | validation loss | seconds |"
-    ));
-    out.line(format_args!(
-        "|------:|----------:|--------------:|----------------:|--------:|"
-    ));
+    let hand_set = print_head(&mut out, args, &data, &target, started);
 
-    let parameters = model.parameters();
-    let mut adam = Adam::new(parameters);
-    let mut rng = StdRng::seed_from_u64(args.seed);
-    let mut order: Vec<u32> = (0..train_set.examples.len() as u32).collect();
-    let mut parts = vec![vec![0.0f32; parameters]; BATCH_PARTS];
-    let mut gradient = vec![0.0f32; parameters];
+    let mut trainer = Trainer::new(model, args.seed, data.train.examples.len());
     let mut validation_loss = 0.0;
     for epoch in 0..args.epochs {
-        let progress = f64::from(epoch) / f64::from(args.epochs);
-        let rate = args.rate
-            * (0.05 + 0.95 * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos()) as f32);
-        order.shuffle(&mut rng);
-        let mut training_loss = 0.0f64;
-        for batch in order.chunks(args.batch as usize) {
-            let part_len = batch.len().div_ceil(BATCH_PARTS);
-            let used = batch.len().div_ceil(part_len);
-            let scale = 1.0 / batch.len() as f32;
-            training_loss += parts
-                .par_iter_mut()
-                .zip(batch.par_chunks(part_len))
-                .map(|(part, indices)| {
-                    part.fill(0.0);
-                    let mut hidden = Hidden::default();
-                    let mut loss = 0.0f64;
-                    for &index in indices {
-                        let example = &train_set.examples[index as usize];
-                        let p = sigmoid(model.forward(train_set, example, &mut hidden));
-                        let error = p - target.of(example.score, example.result);
-                        loss += f64::from(error * error);
-                        let d_output = 2.0 * error * p * (1.0 - p) * scale;
-                        model.backward(train_set, example, &hidden, d_output, part);
-                    }
-                    loss
-                })
-                // Collected, then summed in order: the same total with any number of threads.
-                .collect::<Vec<f64>>()
-                .iter()
-                .sum::<f64>();
-            gradient
-                .par_chunks_mut(1 << 16)
-                .enumerate()
-                .for_each(|(k, out)| {
-                    out.copy_from_slice(&parts[0][k << 16..][..out.len()]);
-                    for part in &parts[1..used] {
-                        for (o, g) in out.iter_mut().zip(&part[k << 16..]) {
-                            *o += g;
-                        }
-                    }
-                });
-            adam.step(&mut model.params, &gradient, rate);
-            model.clip();
-        }
-        training_loss /= train_set.examples.len() as f64;
-        validation_loss = model::loss(&model, validation, &target);
+        let rate = step_size(args, epoch);
+        let training_loss = trainer.epoch(&data.train, &target, args.batch as usize, rate);
+        validation_loss = model::loss(&trainer.model, &data.validation, &target);
         out.line(format_args!(
             "| {:>5} | {:>9.6} | {:>13.6} | {:>15.6} | {:>7.1} |",
             epoch + 1,
@@ -217,12 +148,173 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
         ));
     }
 
+    let description = description(
+        args,
+        &origin,
+        &trainer.model,
+        &data,
+        validation_loss,
+        hand_set,
+    );
+    let network = trainer.model.quantize(args.scale, description);
+    output.write(&network.to_bytes())?;
+    output.commit()?;
+    out.line("");
+    out.line(format_args!(
+        "wrote {} ({:.1} s in all)",
+        args.output.display(),
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(())
+}
+
+/// Prints what was read, the hand-set evaluation's loss and the head of the epochs' table; the
+/// hand-set loss.
+fn print_head(
+    out: &mut Printer,
+    args: &TrainArgs,
+    data: &data::Data,
+    target: &Target,
+    started: Instant,
+) -> f64 {
+    out.line(format_args!(
+        "{} training{} and {} validation positions, read in {:.1} s",
+        data.train.examples.len(),
+        if args.mirror {
+            " (half of them mirrored)"
+        } else {
+            ""
+        },
+        data.validation.examples.len(),
+        started.elapsed().as_secs_f64()
+    ));
+    let hand_set = hand_set_loss(&data.validation, target);
+    out.line(format_args!(
+        "hand-set evaluation: validation loss {hand_set:.6}"
+    ));
+    out.line("");
+    out.line(format_args!(
+        "| epoch | step size | training loss | validation loss | seconds |"
+    ));
+    out.line(format_args!(
+        "|------:|----------:|--------------:|----------------:|--------:|"
+    ));
+    hand_set
+}
+
+/// Adam's step size in `epoch`: `--rate` falling on a cosine to a twentieth by the last epoch.
+fn step_size(args: &TrainArgs, epoch: u32) -> f32 {
+    let progress = f64::from(epoch) / f64::from(args.epochs);
+    args.rate * (0.05 + 0.95 * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos()) as f32)
+}
+
+/// The network in training, its optimizer, and the buffers of a step.
+struct Trainer {
+    model: Model,
+    adam: Adam,
+    /// The training positions' order, shuffled each epoch.
+    order: Vec<u32>,
+    rng: StdRng,
+    /// One gradient per part of a batch ([`BATCH_PARTS`]).
+    parts: Vec<Vec<f32>>,
+    /// The parts summed.
+    gradient: Vec<f32>,
+}
+
+impl Trainer {
+    /// Training of `model` on `examples` training positions, shuffled from `seed`.
+    fn new(model: Model, seed: u64, examples: usize) -> Trainer {
+        let parameters = model.parameters();
+        Trainer {
+            adam: Adam::new(parameters),
+            model,
+            order: (0..examples as u32).collect(),
+            rng: StdRng::seed_from_u64(seed),
+            parts: vec![vec![0.0f32; parameters]; BATCH_PARTS],
+            gradient: vec![0.0f32; parameters],
+        }
+    }
+
+    /// One pass over `train_set` in a new order, in batches of `batch` positions at step size
+    /// `rate`; the mean training loss.
+    fn epoch(&mut self, train_set: &data::Set, target: &Target, batch: usize, rate: f32) -> f64 {
+        self.order.shuffle(&mut self.rng);
+        let order = std::mem::take(&mut self.order);
+        let mut training_loss = 0.0f64;
+        for indices in order.chunks(batch) {
+            training_loss += self.step(train_set, indices, target, rate);
+        }
+        self.order = order;
+        training_loss / train_set.examples.len() as f64
+    }
+
+    /// One optimizer step on the positions `batch` of `train_set`: the gradients of the batch's
+    /// parts computed in parallel and summed in order, then Adam; the batch's summed loss.
+    fn step(&mut self, train_set: &data::Set, batch: &[u32], target: &Target, rate: f32) -> f64 {
+        let Trainer {
+            model,
+            adam,
+            parts,
+            gradient,
+            ..
+        } = self;
+        let part_len = batch.len().div_ceil(BATCH_PARTS);
+        let used = batch.len().div_ceil(part_len);
+        let scale = 1.0 / batch.len() as f32;
+        let loss = parts
+            .par_iter_mut()
+            .zip(batch.par_chunks(part_len))
+            .map(|(part, indices)| {
+                part.fill(0.0);
+                let mut hidden = Hidden::default();
+                let mut loss = 0.0f64;
+                for &index in indices {
+                    let example = &train_set.examples[index as usize];
+                    let p = sigmoid(model.forward(train_set, example, &mut hidden));
+                    let error = p - target.of(example.score, example.result);
+                    loss += f64::from(error * error);
+                    let d_output = 2.0 * error * p * (1.0 - p) * scale;
+                    model.backward(train_set, example, &hidden, d_output, part);
+                }
+                loss
+            })
+            // Collected, then summed in order: the same total with any number of threads.
+            .collect::<Vec<f64>>()
+            .iter()
+            .sum::<f64>();
+        gradient
+            .par_chunks_mut(1 << 16)
+            .enumerate()
+            .for_each(|(k, out)| {
+                out.copy_from_slice(&parts[0][k << 16..][..out.len()]);
+                for part in &parts[1..used] {
+                    for (o, g) in out.iter_mut().zip(&part[k << 16..]) {
+                        *o += g;
+                    }
+                }
+            });
+        adam.step(&mut model.params, &gradient[..], rate);
+        model.clip();
+        loss
+    }
+}
+
+/// The network file's description: the command's settings, where training started, the data
+/// and the losses.
+fn description(
+    args: &TrainArgs,
+    origin: &str,
+    model: &Model,
+    data: &data::Data,
+    validation_loss: f64,
+    hand_set: f64,
+) -> String {
     // Named only when there are several, so that a network of one bucket is what it was.
     let buckets_text = match model.buckets().count() {
         1 => String::new(),
         count => format!(", {count} output buckets by stacks"),
     };
-    let description = format!(
+    format!(
         "lielow {} train: {}{} epochs{}, batch {}, step size {}, lambda {}, scale {}, seed {}, every {}th game for validation{}; {} training and {} validation positions; validation loss {:.6} (hand-set evaluation {:.6}); data: {}",
         env!("CARGO_PKG_VERSION"),
         origin,
@@ -235,22 +327,12 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
         args.seed,
         args.validation_every,
         if args.mirror { ", mirrored training positions" } else { "" },
-        train_set.examples.len(),
-        validation.examples.len(),
+        data.train.examples.len(),
+        data.validation.examples.len(),
         validation_loss,
         hand_set,
         data.sources.join("; ")
-    );
-    let network = model.quantize(args.scale, description);
-    output.write(&network.to_bytes())?;
-    output.commit()?;
-    out.line("");
-    out.line(format_args!(
-        "wrote {} ({:.1} s in all)",
-        args.output.display(),
-        started.elapsed().as_secs_f64()
-    ));
-    Ok(())
+    )
 }
 
 /// The model training starts from, and how the description says so: `--init`'s network

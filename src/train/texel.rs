@@ -121,60 +121,21 @@ pub fn tune(args: &TuneArgs) -> Result<(), TrainError> {
         |w: &[f64; FEATURES]| loss(&data.validation, w, k, |i| validation_targets[i]);
 
     let mut weights = initial;
-    let (mut m, mut v) = ([0.0f64; FEATURES], [0.0f64; FEATURES]);
-    let rate = 1.0;
+    let mut adam = WeightAdam::default();
     for step in 1..=args.steps {
-        let gradient = data
-            .train
-            .eval_features
-            .par_iter()
-            .enumerate()
-            .fold(
-                || [0.0f64; FEATURES],
-                |mut sum, (i, features)| {
-                    let p = expectation(evaluate(&weights, features), k);
-                    let d = 2.0 * (p - train_targets[i]) * p * (1.0 - p) / k;
-                    for (s, &x) in sum.iter_mut().zip(features) {
-                        *s += d * f64::from(x);
-                    }
-                    sum
-                },
-            )
-            .reduce(
-                || [0.0f64; FEATURES],
-                |mut a, b| {
-                    a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
-                    a
-                },
-            );
-        let n = data.train.eval_features.len() as f64;
-        for j in 0..FEATURES {
-            if FIXED.contains(&j) {
-                continue;
-            }
-            let g = gradient[j] / n;
-            m[j] = 0.9 * m[j] + 0.1 * g;
-            v[j] = 0.999 * v[j] + 0.001 * g * g;
-            let m_hat = m[j] / (1.0 - 0.9f64.powi(step as i32));
-            let v_hat = v[j] / (1.0 - 0.999f64.powi(step as i32));
-            weights[j] -= rate * m_hat / (v_hat.sqrt() + 1e-12);
-        }
+        let gradient = gradient(&data.train, &weights, k, &train_targets);
+        adam.step(
+            &mut weights,
+            &gradient,
+            data.train.eval_features.len() as f64,
+            step,
+        );
         if step % 500 == 0 || step == args.steps {
             eprintln!("step {step}: training loss {:.6}", train_loss(&weights));
         }
     }
     let rounded = weights.map(|w| w.round());
-    out.line("");
-    out.line(format_args!("| weight | before | after |"));
-    out.line(format_args!("|---|---:|---:|"));
-    for j in 0..FEATURES {
-        out.line(format_args!(
-            "| {} | {} | {} |",
-            eval::feature_name(j),
-            WEIGHTS[j],
-            rounded[j] as i64
-        ));
-    }
+    print_weights(&mut out, &rounded);
     out.line("");
     out.line(format_args!("| loss | before | after |"));
     out.line(format_args!("|---|---:|---:|"));
@@ -192,4 +153,77 @@ pub fn tune(args: &TuneArgs) -> Result<(), TrainError> {
     let list: Vec<String> = rounded.iter().map(|w| format!("{}", *w as i64)).collect();
     out.line(format_args!("WEIGHTS = [{}]", list.join(", ")));
     Ok(())
+}
+
+/// The gradient of the summed loss on `set` (its targets `targets`) at `weights`, scale `k`.
+fn gradient(set: &Set, weights: &[f64; FEATURES], k: f64, targets: &[f64]) -> [f64; FEATURES] {
+    set.eval_features
+        .par_iter()
+        .enumerate()
+        .fold(
+            || [0.0f64; FEATURES],
+            |mut sum, (i, features)| {
+                let p = expectation(evaluate(weights, features), k);
+                let d = 2.0 * (p - targets[i]) * p * (1.0 - p) / k;
+                for (s, &x) in sum.iter_mut().zip(features) {
+                    *s += d * f64::from(x);
+                }
+                sum
+            },
+        )
+        .reduce(
+            || [0.0f64; FEATURES],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
+                a
+            },
+        )
+}
+
+/// Adam over the weights (step size 1, one centipawn), the fixed ones left alone: its moment
+/// estimates.
+#[derive(Default)]
+struct WeightAdam {
+    m: [f64; FEATURES],
+    v: [f64; FEATURES],
+}
+
+impl WeightAdam {
+    /// Step number `step` (from 1) along the mean of `gradient`, summed over `n` positions.
+    fn step(
+        &mut self,
+        weights: &mut [f64; FEATURES],
+        gradient: &[f64; FEATURES],
+        n: f64,
+        step: u32,
+    ) {
+        let rate = 1.0;
+        let WeightAdam { m, v } = self;
+        for j in 0..FEATURES {
+            if FIXED.contains(&j) {
+                continue;
+            }
+            let g = gradient[j] / n;
+            m[j] = 0.9 * m[j] + 0.1 * g;
+            v[j] = 0.999 * v[j] + 0.001 * g * g;
+            let m_hat = m[j] / (1.0 - 0.9f64.powi(step as i32));
+            let v_hat = v[j] / (1.0 - 0.999f64.powi(step as i32));
+            weights[j] -= rate * m_hat / (v_hat.sqrt() + 1e-12);
+        }
+    }
+}
+
+/// The table of the weights, before (the hand-set ones) and after.
+fn print_weights(out: &mut Printer, rounded: &[f64; FEATURES]) {
+    out.line("");
+    out.line(format_args!("| weight | before | after |"));
+    out.line(format_args!("|---|---:|---:|"));
+    for j in 0..FEATURES {
+        out.line(format_args!(
+            "| {} | {} | {} |",
+            eval::feature_name(j),
+            WEIGHTS[j],
+            rounded[j] as i64
+        ));
+    }
 }

@@ -1,6 +1,6 @@
 //! The runner's side of UGI: an external engine as a [`Player`], a child process spoken to
 //! through `lielow_engine::ugi::client` (whose module doc describes the conversation, pondering
-//! included), started and ended by [`super::process`].
+//! included), started and ended by [`crate::process`].
 //!
 //! Every wait is a timeout: an engine that dies (end of its output) is a `crash`, one that
 //! misses a deadline a `no-reply`; either way the process (and, on Unix, its whole process
@@ -16,8 +16,8 @@ use lielow_engine::ugi::PositionCommand;
 use lielow_rules::moves::Move;
 
 use super::player::{Failure, MoveRequest, Player, Reply, Timeouts};
-use super::process::EngineProcess;
-use super::Reason;
+use crate::process::EngineProcess;
+use crate::reason::Reason;
 
 /// How long an engine gets to exit by itself after `quit`.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
@@ -90,6 +90,20 @@ impl UgiEngine {
             pondering: None,
             ponder_failure: None,
         }
+    }
+
+    /// Starts the engine once (handshake, `options`, `isready`) and shuts it down: the `info
+    /// string` lines it said during the handshake, or why it did not start.
+    pub fn try_start(
+        argv: &[String],
+        options: &[(String, String)],
+        timeouts: Timeouts,
+    ) -> Result<Vec<String>, Failure> {
+        let mut engine = UgiEngine::new(argv.to_vec(), options.to_vec(), timeouts);
+        engine.ensure_started()?;
+        let notes = std::mem::take(&mut engine.handshake_notes);
+        engine.shut_down();
+        Ok(notes)
     }
 
     /// Whether the engine ponders (it must also be given the `Ponder` option).

@@ -25,7 +25,7 @@ use lielow_rules::play::IllegalMove;
 use lielow_rules::position::Position;
 use lielow_rules::quote::shown;
 
-use super::{Reason, UnknownReason};
+use crate::reason::{Reason, UnknownReason};
 
 /// Why a line is not a game record.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
-//! What the runner asks of a player, whether an external UGI engine or a built-in one. Which
-//! player to start, and starting it, is `engine_spec`.
+//! What the match runner asks of a player, whether an external UGI engine or a built-in one.
+//! Which player to start, and starting it, is `engine_spec`.
 
 use std::time::Duration;
 
@@ -7,7 +7,7 @@ use lielow_engine::limits::Limits;
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 
-use super::Reason;
+use crate::reason::Reason;
 
 /// How long the runner waits for the handshake replies (`ugiok`, `readyok`) of an engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

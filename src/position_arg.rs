@@ -9,7 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::matchplay::openings::BadLfen;
+use crate::openings::BadLfen;
 use lielow_engine::ugi::shown;
 use lielow_rules::board::BoardSize;
 use lielow_rules::moves::{Move, MoveText};
@@ -144,10 +144,8 @@ impl PositionArg {
         })
     }
 
-    /// Reads `text` and plays it on a board of `size` squares a side (a `--size` that clap
-    /// checked).
-    pub fn read(text: &str, size: usize) -> Result<PlayedPosition, PositionArgError> {
-        let size = BoardSize::from_n(size).expect("--size is checked by clap");
+    /// Reads `text` and plays it: `startpos` on a board of `size`.
+    pub fn read(text: &str, size: BoardSize) -> Result<PlayedPosition, PositionArgError> {
         text.parse::<PositionArg>()?.play(size)
     }
 }
@@ -156,7 +154,7 @@ impl PositionArg {
 mod tests {
     use super::*;
 
-    const EIGHT: usize = 8;
+    const EIGHT: BoardSize = BoardSize::Eight;
 
     #[test]
     fn startpos_and_its_lfen_are_the_same_position() {
@@ -166,7 +164,7 @@ mod tests {
         assert_eq!(by_name, by_lfen);
         assert_eq!(by_name.position, start);
         assert!(by_name.moves.is_empty());
-        let nine = PositionArg::read("startpos", 9).unwrap();
+        let nine = PositionArg::read("startpos", BoardSize::Nine).unwrap();
         assert_eq!(nine.position, Position::start(BoardSize::Nine));
     }
 
