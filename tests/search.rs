@@ -256,7 +256,6 @@ fn exact_minimax() -> Params {
         delta_pruning: false,
         lmr: false,
         reverse_futility: false,
-        futility: false,
         aspiration: false,
         null_move: false,
         late_move_pruning: false,
@@ -442,10 +441,6 @@ fn every_heuristic_on() -> Params {
         capture_history: true,
         improving: true,
         correction: true,
-        see_pruning: true,
-        singular: true,
-        probcut: true,
-        razoring: true,
         null_move_eval_divisor: 200,
         qsearch_threats: true,
         lmr_cut_node: 1024,
@@ -473,13 +468,9 @@ fn each_optional_heuristic_changes_the_search() {
     };
     let plain = nodes(Params::default());
     let variants = [
-        ("ProbCut", "true"),
-        ("Razoring", "true"),
         ("QSearchThreats", "true"),
         ("NullMoveEvalDivisor", "200"),
         ("LMRCutNode", "1024"),
-        ("Singular", "true"),
-        ("SeePruning", "true"),
         ("TTEval", "false"),
         ("Improving", "false"),
     ];

@@ -1,8 +1,6 @@
 //! What the search knows of the node it is in: where it is (ply), how far it looks (depth), the
 //! window, and whether it is on the principal variation; and why a search unwinds.
 
-use lielow_rules::moves::Move;
-
 /// The deepest ply a search reaches (main search and quiescence together).
 pub const MAX_PLY: usize = 128;
 
@@ -26,9 +24,6 @@ pub struct Node {
     pub alpha: i32,
     pub beta: i32,
     pub kind: NodeKind,
-    /// A move left out: the singular-extension search of the node without its table move.
-    /// Such a node neither reads nor writes the table (its result is not the node's).
-    pub excluded: Option<Move>,
     /// An expected cut node: a null-window node whose parent expects it to fail high (the
     /// reduced search of a late move, or the child of an expected all node). Its late moves
     /// may be reduced more (`LMRCutNode`): one of its first moves should already cut.
@@ -44,7 +39,6 @@ impl Node {
             alpha,
             beta,
             kind: NodeKind::Pv,
-            excluded: None,
             cut: false,
         }
     }
@@ -67,7 +61,6 @@ impl Node {
             alpha: -beta,
             beta: -alpha,
             kind: if pv { NodeKind::Pv } else { NodeKind::NonPv },
-            excluded: None,
             cut: !pv && !self.cut,
         }
     }

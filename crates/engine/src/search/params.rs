@@ -82,22 +82,9 @@ pub struct Params {
     pub reverse_futility_margin: i32,
     /// The deepest node reverse futility pruning may cut.
     pub reverse_futility_depth: i32,
-    /// Futility pruning: skip quiet moves near the leaves when far below alpha.
-    pub futility: bool,
-    /// Futility margin per ply of depth.
-    pub futility_margin: i32,
-    /// The deepest node whose quiet moves futility pruning may skip.
-    pub futility_depth: i32,
     /// Quiescence's first ply also searches the quiet moves that attack the enemy king (the
     /// checks of chess): a threat the stand-pat cannot see.
     pub qsearch_threats: bool,
-    /// Razoring: far enough below alpha near the leaves, only a capture can save the node, so
-    /// quiescence decides (the node fails low when it does).
-    pub razoring: bool,
-    /// Razoring margin per ply of depth.
-    pub razor_margin: i32,
-    /// The deepest node razoring may cut.
-    pub razor_depth: i32,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
     /// The first half-width of an aspiration window.
@@ -155,36 +142,8 @@ pub struct Params {
     /// Correction history: the static evaluation corrected by earlier searches' verdicts in
     /// positions of the same structure (`search::correction`).
     pub correction: bool,
-    /// Static-exchange pruning near the leaves: skip captures and quiet moves that lose
-    /// material once the exchange on their square is played out.
-    pub see_pruning: bool,
-    /// The deepest node static-exchange pruning acts at.
-    pub see_depth: i32,
-    /// A capture is skipped when its exchange is below `-see_capture_margin * depth`.
-    pub see_capture_margin: i32,
-    /// A quiet move is skipped when its exchange is below `-see_quiet_margin * depth`.
-    pub see_quiet_margin: i32,
-    /// Singular extensions: a table move that beats every other move by a margin at a reduced
-    /// depth is searched a ply deeper (two when by far; one less when another move also
-    /// reaches beta; a cut-off when even without it the node reaches beta).
-    pub singular: bool,
-    /// The shallowest node that tries a singular extension.
-    pub singular_depth: i32,
-    /// The margin below the table's score, in centi-stacks per ply of depth.
-    pub singular_margin: i32,
-    /// How much further below the margin a move must fall for two plies of extension.
-    pub singular_double: i32,
     /// Late move pruning's move count when not improving, in hundredths of the count.
     pub late_move_worsening: i32,
-    /// ProbCut: a node cut where a capture beats `beta + probcut_margin` at
-    /// `probcut_reduction` plies less (`worker/probcut.rs`).
-    pub probcut: bool,
-    /// How far above beta a capture's reduced search must reach for ProbCut.
-    pub probcut_margin: i32,
-    /// The shallowest node that tries ProbCut.
-    pub probcut_depth: i32,
-    /// How many plies shallower ProbCut's confirming search is.
-    pub probcut_reduction: i32,
     /// The table's score in place of the static evaluation where its bound says the true
     /// score lies beyond it ([`crate::tt::Entry::sharpen`]), for the pruning decisions and
     /// quiescence's stand-pat.
@@ -232,13 +191,7 @@ impl Default for Params {
             reverse_futility: true,
             reverse_futility_margin: 70,
             reverse_futility_depth: 3,
-            futility: false,
-            futility_margin: 120,
-            futility_depth: 2,
             qsearch_threats: false,
-            razoring: false,
-            razor_margin: 200,
-            razor_depth: 2,
             aspiration: true,
             aspiration_window: 30,
             aspiration_min_depth: 5,
@@ -264,19 +217,7 @@ impl Default for Params {
             capture_history: false,
             improving: true,
             correction: false,
-            see_pruning: false,
-            singular: false,
-            singular_depth: 6,
-            singular_margin: 2,
-            singular_double: 20,
-            see_depth: 4,
-            see_capture_margin: 50,
-            see_quiet_margin: 40,
             late_move_worsening: 60,
-            probcut: false,
-            probcut_margin: 100,
-            probcut_depth: 5,
-            probcut_reduction: 4,
             tt_eval: true,
             time_pacing: false,
             pace_stable_base: 130,

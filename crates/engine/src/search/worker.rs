@@ -3,13 +3,11 @@
 //!
 //! - `iterate.rs`: the main thread's iterative deepening and aspiration windows;
 //! - `negamax.rs`: the principal variation search of a node and its reductions and pruning;
-//! - `probcut.rs`: cutting a node on a capture that beats beta by a margin at a lower depth;
 //! - `quiescence.rs`: the capture search at the leaves, and what bounds it;
 //! - `splitting.rs`: sharing a node's moves with other threads, and the helpers' loop.
 
 mod iterate;
 mod negamax;
-mod probcut;
 mod quiescence;
 mod splitting;
 

@@ -65,7 +65,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 74] = [
+pub const SPECS: [ParamSpec; 56] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -86,13 +86,7 @@ pub const SPECS: [ParamSpec; 74] = [
     switch!("ReverseFutility", reverse_futility),
     number!("ReverseFutilityMargin", reverse_futility_margin, 0, 1000, 8),
     number!("ReverseFutilityDepth", reverse_futility_depth, 0, 64, 1),
-    switch!("Futility", futility),
-    number!("FutilityMargin", futility_margin, 0, 1000, 10),
-    number!("FutilityDepth", futility_depth, 0, 64, 1),
     switch!("QSearchThreats", qsearch_threats),
-    switch!("Razoring", razoring),
-    number!("RazorMargin", razor_margin, 0, 2000, 16),
-    number!("RazorDepth", razor_depth, 1, 64, 1),
     switch!("Aspiration", aspiration),
     number!("AspirationWindow", aspiration_window, 1, 1000, 4),
     number!("AspirationMinDepth", aspiration_min_depth, 1, 64, 1),
@@ -118,19 +112,7 @@ pub const SPECS: [ParamSpec; 74] = [
     switch!("CaptureHistory", capture_history),
     switch!("Improving", improving),
     switch!("Correction", correction),
-    switch!("SeePruning", see_pruning),
-    switch!("Singular", singular),
-    number!("SingularDepth", singular_depth, 2, 64, 1),
-    number!("SingularMargin", singular_margin, 0, 100, 1),
-    number!("SingularDouble", singular_double, 0, 1000, 4),
-    number!("SeeDepth", see_depth, 0, 64, 1),
-    number!("SeeCaptureMargin", see_capture_margin, 0, 1000, 8),
-    number!("SeeQuietMargin", see_quiet_margin, 0, 1000, 8),
     number!("LateMoveWorsening", late_move_worsening, 10, 100, 5),
-    switch!("ProbCut", probcut),
-    number!("ProbCutMargin", probcut_margin, 0, 1000, 10),
-    number!("ProbCutDepth", probcut_depth, 2, 64, 1),
-    number!("ProbCutReduction", probcut_reduction, 1, 16, 1),
     switch!("TTEval", tt_eval),
     switch!("TimePacing", time_pacing),
     number!("PaceStableBase", pace_stable_base, 10, 400, 8),

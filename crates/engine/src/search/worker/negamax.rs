@@ -1,17 +1,14 @@
 //! The principal variation search of one node: table cut-offs, the danger extension, internal
-//! iterative reduction, reverse futility, razoring, null move, ProbCut (`probcut.rs`), late
-//! move pruning and reductions, and the
+//! iterative reduction, reverse futility, null move, late move pruning and reductions, and the
 //! moves searched in order (shared with other threads once the first is done).
 
 use arrayvec::ArrayVec;
 
 use super::{in_danger, Outcome, Worker};
 use crate::score::Score;
-use crate::search::exchange;
 use crate::search::node::Node;
 use crate::search::params::Params;
 use crate::search::reductions::PLY;
-use crate::tt::Bound;
 use lielow_rules::board::{BoardSize, Side};
 use lielow_rules::movegen::Kind;
 use lielow_rules::moves::Move;
@@ -27,14 +24,6 @@ const QUIETS_REMEMBERED: usize = 64;
 #[inline]
 fn late_move_count(params: &Params, depth: i32) -> usize {
     (params.late_move_base + params.late_move_factor * depth * depth).max(0) as usize
-}
-
-/// What the singular-extension search says of a node's table move.
-enum Singular {
-    /// Plies more (or, negative, fewer) for the table move.
-    Extend(i32),
-    /// The node reaches beta even without it: its score.
-    CutOff(i32),
 }
 
 impl Worker<'_> {
@@ -58,9 +47,8 @@ impl Worker<'_> {
         }
 
         let key = position.key();
-        let excluding = node.excluded.is_some();
         let entry = self.probe(key, ply);
-        if let (Some(entry), false) = (entry, excluding) {
+        if let Some(entry) = entry {
             if !node.is_pv() && entry.depth >= node.depth && entry.cuts_off(node.alpha, node.beta) {
                 return entry.score;
             }
@@ -76,7 +64,7 @@ impl Worker<'_> {
         self.evals[ply] = (!in_danger).then_some(static_eval);
         // What the pruning decisions below weigh: the static evaluation, sharpened by the
         // table's score (`TTEval`); the improving flag keeps comparing static evaluations.
-        let eval = self.pruning_eval(entry.filter(|_| !excluding), static_eval);
+        let eval = self.pruning_eval(entry, static_eval);
         let improving = self.params.improving && self.improving(ply);
         if in_danger && self.params.danger_extension {
             node.depth += 1;
@@ -84,7 +72,6 @@ impl Worker<'_> {
         // Internal iterative reduction: with no table move the ordering is a guess, and a
         // shallower search both costs less and leaves a move for the next visit.
         if self.params.iir
-            && !excluding
             && node.depth >= self.params.iir_min_depth
             && tt_move.is_none()
         {
@@ -94,7 +81,6 @@ impl Worker<'_> {
 
         // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
         if self.params.reverse_futility
-            && !excluding
             && !node.is_pv()
             && !in_danger
             && depth <= self.params.reverse_futility_depth
@@ -105,22 +91,9 @@ impl Worker<'_> {
             return eval;
         }
 
-        if let Some(score) = self.razor(position, node, in_danger || excluding, eval) {
+        if let Some(score) = self.null_move(position, node, in_danger, eval) {
             return score;
         }
-        if !excluding {
-            if let Some(score) = self.null_move(position, node, in_danger, eval) {
-                return score;
-            }
-        }
-        if let Some(score) = self.probcut(position, node, entry, in_danger, (raw_eval, static_eval))
-        {
-            return score;
-        }
-        let extension = match self.singular_extension(position, node, entry, tt_move) {
-            Singular::Extend(plies) => plies,
-            Singular::CutOff(score) => return score,
-        };
 
         let (only, excluded): (&[Move], &[Move]) = if ply == 0 {
             (self.root_moves, &self.root_excluded)
@@ -155,9 +128,6 @@ impl Worker<'_> {
         for index in 0..count {
             let mv = self.ordering.pick(ply, index);
             self.prefetch_sibling(position, ply);
-            if Some(mv) == node.excluded {
-                continue;
-            }
             let quiet = !mv.is_capture();
             let prunable = !node.is_pv()
                 && !in_danger
@@ -171,33 +141,11 @@ impl Worker<'_> {
             {
                 continue;
             }
-            if prunable
-                && self.params.futility
-                && depth <= self.params.futility_depth
-                && index > 0
-                && node.alpha.abs() < Score::MATE_BOUND
-                && eval + self.params.futility_margin * depth <= node.alpha
-            {
-                continue;
-            }
-            if self.params.see_pruning
-                && index > 0
-                && !node.is_pv()
-                && !in_danger
-                && best_score > -Score::MATE_BOUND
-                && depth <= self.params.see_depth
-                && !self.exchange_holds(position, mv, depth)
-            {
-                continue;
-            }
             self.report_root_move(ply, index, mv);
             let nodes_before = self.nodes;
             let score = if index == 0 {
-                {
-                    let child = self.play(position, mv, ply);
-                    let reduction = if Some(mv) == tt_move { -extension } else { 0 };
-                    -self.negamax(&child, node.child(reduction, node.alpha, node.beta))
-                }
+                let child = self.play(position, mv, ply);
+                -self.negamax(&child, node.child(0, node.alpha, node.beta))
             } else {
                 let r = self.late_move_reduction(position, node, index, mv, in_danger);
                 self.search_later_move(position, mv, node, r, || node.alpha)
@@ -225,7 +173,7 @@ impl Worker<'_> {
             } else if !quiet && !captures_tried.is_full() {
                 captures_tried.push(mv);
             }
-            if !excluding && self.can_split(node, count - index - 1) {
+            if self.can_split(node, count - index - 1) {
                 let split = self.split(position, node, in_danger, index + 1, best_score, best_move);
                 if self.unwinding() {
                     return 0;
@@ -239,14 +187,6 @@ impl Worker<'_> {
             }
         }
 
-        if excluding {
-            // Only whether some other move reaches the window matters; nothing is stored.
-            return if best_score == -INF {
-                node.alpha
-            } else {
-                best_score
-            };
-        }
         // The search's verdict corrects later static evaluations of the structure, when it is
         // a verdict on the evaluation: not in danger, not a capture's tactics, not a mate, and
         // on the side of the static evaluation that the bound can tell.
@@ -287,85 +227,6 @@ impl Worker<'_> {
         let previous = self.previous_moves(ply - 1);
         self.ordering
             .update_quiet(us.opponent(), prior, previous, bonus);
-    }
-
-    /// Singular extension (`Singular`): whether the table move is the only good one. A search
-    /// of the node without it, at half the depth and just below the table's score, decides:
-    /// every other move below: one more ply for it (two when far below, off the PV); some other
-    /// move at beta too: the node cuts off (several moves reach beta); the table's score at
-    /// beta but another move close: one ply less for it.
-    fn singular_extension(
-        &mut self,
-        position: &Position,
-        node: Node,
-        entry: Option<crate::tt::Entry>,
-        tt_move: Option<Move>,
-    ) -> Singular {
-        let (Some(entry), Some(tt_move)) = (entry, tt_move) else {
-            return Singular::Extend(0);
-        };
-        let depth = node.depth;
-        let tried = self.params.singular
-            && node.ply > 0
-            && node.excluded.is_none()
-            && depth >= self.params.singular_depth
-            && entry.best_move == Some(tt_move)
-            && entry.depth >= depth - 3
-            && matches!(entry.bound, Bound::Lower | Bound::Exact)
-            && entry.score.abs() < Score::MATE_BOUND
-            && node.ply < 2 * self.iteration_depth as usize;
-        if !tried {
-            return Singular::Extend(0);
-        }
-        let singular_beta = entry.score - self.params.singular_margin * depth;
-        let probe = Node {
-            depth: (depth - 1) / 2,
-            alpha: singular_beta - 1,
-            beta: singular_beta,
-            kind: crate::search::node::NodeKind::NonPv,
-            excluded: Some(tt_move),
-            ..node
-        };
-        let score = self.negamax(position, probe);
-        if self.unwinding() {
-            return Singular::Extend(0);
-        }
-        if score < singular_beta {
-            let far = !node.is_pv() && score < singular_beta - self.params.singular_double;
-            Singular::Extend(if far { 2 } else { 1 })
-        } else if singular_beta >= node.beta {
-            Singular::CutOff(singular_beta)
-        } else if entry.score >= node.beta {
-            Singular::Extend(-1)
-        } else {
-            Singular::Extend(0)
-        }
-    }
-
-    /// Razoring (`Razoring`): at a node off the principal variation whose evaluation `eval`
-    /// lies more than `RazorMargin` per ply below alpha, a quiet move is not expected to make
-    /// up the difference, so the captures alone decide: quiescence with a null window at
-    /// alpha. Returns its score when it fails low too; otherwise the node is searched as usual.
-    fn razor(&mut self, position: &Position, node: Node, exempt: bool, eval: i32) -> Option<i32> {
-        let tried = self.params.razoring
-            && !exempt
-            && !node.is_pv()
-            && node.depth <= self.params.razor_depth
-            && node.alpha.abs() < Score::MATE_BOUND
-            && eval + self.params.razor_margin * node.depth < node.alpha;
-        if !tried {
-            return None;
-        }
-        let window = Node {
-            alpha: node.alpha - 1,
-            beta: node.alpha,
-            ..node
-        };
-        let score = self.qsearch(position, window, 0, None);
-        if self.unwinding() {
-            return Some(0);
-        }
-        (score < node.alpha).then_some(score)
     }
 
     /// Null move: if passing still leaves the side to move above beta after a reduced search,
@@ -414,20 +275,6 @@ impl Worker<'_> {
         } else {
             score
         })
-    }
-
-    /// Whether `mv` keeps its material well enough to be searched at `depth` under static
-    /// exchange pruning: a capture's exchange above `-SeeCaptureMargin * depth`, a quiet move's
-    /// above `-SeeQuietMargin * depth`. King captures always hold.
-    fn exchange_holds(&self, position: &Position, mv: Move, depth: i32) -> bool {
-        if mv.is_capture() {
-            if mv.to() == position.king(position.side_to_move().opponent()) {
-                return true;
-            }
-            exchange::exchange(position, mv) >= -self.params.see_capture_margin * depth
-        } else {
-            exchange::quiet_exchange(position, mv) >= -self.params.see_quiet_margin * depth
-        }
     }
 
     /// The late-move reduction of the `index`-th move of a node: quiet moves from the
