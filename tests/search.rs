@@ -438,11 +438,9 @@ fn the_move_played_always_comes_from_a_completed_iteration() {
 fn every_heuristic_on() -> Params {
     Params {
         cont_history: true,
-        capture_history: true,
         improving: true,
         correction: true,
         null_move_eval_divisor: 200,
-        qsearch_threats: true,
         lmr_cut_node: 1024,
         tt_eval: true,
         ..Params::default()
@@ -468,7 +466,6 @@ fn each_optional_heuristic_changes_the_search() {
     };
     let plain = nodes(Params::default());
     let variants = [
-        ("QSearchThreats", "true"),
         ("NullMoveEvalDivisor", "200"),
         ("LMRCutNode", "1024"),
         ("TTEval", "false"),

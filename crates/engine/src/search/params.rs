@@ -82,9 +82,6 @@ pub struct Params {
     pub reverse_futility_margin: i32,
     /// The deepest node reverse futility pruning may cut.
     pub reverse_futility_depth: i32,
-    /// Quiescence's first ply also searches the quiet moves that attack the enemy king (the
-    /// checks of chess): a threat the stand-pat cannot see.
-    pub qsearch_threats: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
     /// The first half-width of an aspiration window.
@@ -134,8 +131,6 @@ pub struct Params {
     pub eval_grain: i32,
     /// Continuation histories (one and two plies back) in move ordering and reductions.
     pub cont_history: bool,
-    /// Capture history in the ordering of captures.
-    pub capture_history: bool,
     /// The improving flag (static evaluation above two plies before) in reverse futility,
     /// late move pruning and reductions.
     pub improving: bool,
@@ -191,7 +186,6 @@ impl Default for Params {
             reverse_futility: true,
             reverse_futility_margin: 70,
             reverse_futility_depth: 3,
-            qsearch_threats: false,
             aspiration: true,
             aspiration_window: 30,
             aspiration_min_depth: 5,
@@ -214,7 +208,6 @@ impl Default for Params {
             history_prior_9: 0,
             eval_grain: 1,
             cont_history: true,
-            capture_history: false,
             improving: true,
             correction: false,
             late_move_worsening: 60,

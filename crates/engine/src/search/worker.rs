@@ -180,9 +180,7 @@ impl<'a> Worker<'a> {
         params: Params,
         main: Option<MainDuties>,
     ) -> Worker<'a> {
-        memory
-            .ordering
-            .use_tables(params.cont_history, params.capture_history);
+        memory.ordering.use_continuation(params.cont_history);
         memory.reductions.prepare(&params);
         Worker {
             ordering: &mut memory.ordering,

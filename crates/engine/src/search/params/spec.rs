@@ -65,7 +65,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 56] = [
+pub const SPECS: [ParamSpec; 54] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -86,7 +86,6 @@ pub const SPECS: [ParamSpec; 56] = [
     switch!("ReverseFutility", reverse_futility),
     number!("ReverseFutilityMargin", reverse_futility_margin, 0, 1000, 8),
     number!("ReverseFutilityDepth", reverse_futility_depth, 0, 64, 1),
-    switch!("QSearchThreats", qsearch_threats),
     switch!("Aspiration", aspiration),
     number!("AspirationWindow", aspiration_window, 1, 1000, 4),
     number!("AspirationMinDepth", aspiration_min_depth, 1, 64, 1),
@@ -109,7 +108,6 @@ pub const SPECS: [ParamSpec; 56] = [
     number!("HistoryPrior9", history_prior_9, 0, 1000, 10),
     number!("EvalGrain", eval_grain, 1, 32, 1),
     switch!("ContHistory", cont_history),
-    switch!("CaptureHistory", capture_history),
     switch!("Improving", improving),
     switch!("Correction", correction),
     number!("LateMoveWorsening", late_move_worsening, 10, 100, 5),

@@ -124,7 +124,6 @@ impl Worker<'_> {
         let mut best_score = -INF;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
-        let mut captures_tried: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
         for index in 0..count {
             let mv = self.ordering.pick(ply, index);
             self.prefetch_sibling(position, ply);
@@ -163,15 +162,13 @@ impl Worker<'_> {
                     node.alpha = score;
                     self.pv.update(ply, mv);
                     if node.alpha >= node.beta {
-                        self.reward_cutoff(us, ply, depth, mv, &quiets_tried, &captures_tried);
+                        self.reward_cutoff(us, ply, depth, mv, &quiets_tried);
                         break;
                     }
                 }
             }
             if quiet && !quiets_tried.is_full() {
                 quiets_tried.push(mv);
-            } else if !quiet && !captures_tried.is_full() {
-                captures_tried.push(mv);
             }
             if self.can_split(node, count - index - 1) {
                 let split = self.split(position, node, in_danger, index + 1, best_score, best_move);
@@ -181,7 +178,7 @@ impl Worker<'_> {
                 (best_score, best_move, node.alpha) =
                     (split.best_score, split.best_move, split.alpha);
                 if let (true, Some(mv)) = (node.alpha >= node.beta, best_move) {
-                    self.reward_cutoff(us, ply, depth, mv, &quiets_tried, &captures_tried);
+                    self.reward_cutoff(us, ply, depth, mv, &quiets_tried);
                 }
                 break;
             }
@@ -347,26 +344,13 @@ impl Worker<'_> {
     }
 
     /// A move cut off. A quiet one becomes a killer and gains history, and the quiet moves
-    /// tried before it lose some; with capture history, a capture gains, and the captures
-    /// tried before it lose, whichever kind cut off.
-    fn reward_cutoff(
-        &mut self,
-        us: Side,
-        ply: usize,
-        depth: i32,
-        mv: Move,
-        quiets: &[Move],
-        captures: &[Move],
-    ) {
-        // Hundredths of depth^2: 100 is depth^2 itself.
-        let bonus = depth * depth * self.params.history_bonus / 100;
-        for &capture in captures {
-            self.ordering.update_capture(us, capture, -bonus);
-        }
+    /// tried before it lose some.
+    fn reward_cutoff(&mut self, us: Side, ply: usize, depth: i32, mv: Move, quiets: &[Move]) {
         if mv.is_capture() {
-            self.ordering.update_capture(us, mv, bonus);
             return;
         }
+        // Hundredths of depth^2: 100 is depth^2 itself.
+        let bonus = depth * depth * self.params.history_bonus / 100;
         let previous = self.previous_moves(ply);
         self.ordering.add_killer(ply, mv);
         self.ordering.update_quiet(us, mv, previous, bonus);

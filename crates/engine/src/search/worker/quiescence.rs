@@ -46,10 +46,8 @@ use crate::eval;
 use crate::score::Score;
 use crate::search::exchange;
 use crate::search::node::Node;
-use lielow_rules::attacks;
 use lielow_rules::board::{BoardSize, Square};
 use lielow_rules::movegen::Kind;
-use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 
 impl Worker<'_> {
@@ -87,9 +85,7 @@ impl Worker<'_> {
             }
             node.alpha = node.alpha.max(best_score);
         }
-        // Threats: at the first ply, quiet moves that attack the enemy king too.
-        let threats = !evasions && qdepth == 0 && self.params.qsearch_threats;
-        let kind = if evasions || threats {
+        let kind = if evasions {
             Kind::All
         } else {
             Kind::Captures
@@ -104,9 +100,6 @@ impl Worker<'_> {
         for index in 0..count {
             let mv = self.ordering.pick(ply, index);
             self.prefetch_sibling(position, ply);
-            if threats && !mv.is_capture() && !threatens_king(position, mv) {
-                continue;
-            }
             if let (false, true, Some(to)) = (evasions, mv.is_capture(), mv.to()) {
                 if recaptures_only && Some(to) != last_capture {
                     continue;
@@ -149,16 +142,4 @@ impl Worker<'_> {
         }
         best_score
     }
-}
-
-/// Whether the quiet move `mv` lands its stack (one taller there) where it attacks the enemy
-/// king: the opponent must answer it, or lose the king.
-#[inline]
-fn threatens_king(position: &Position, mv: Move) -> bool {
-    let us = position.side_to_move();
-    let (Some(king), Some(to)) = (position.king(us.opponent()), mv.to()) else {
-        return false;
-    };
-    let height = position.height(mv.from()) + 1;
-    height < position.size().n() && attacks::origins(position.size(), height, king).contains(to)
 }
