@@ -439,9 +439,6 @@ fn every_heuristic_on() -> Params {
     Params {
         cont_history: true,
         improving: true,
-        correction: true,
-        null_move_eval_divisor: 200,
-        lmr_cut_node: 1024,
         tt_eval: true,
         ..Params::default()
     }
@@ -466,8 +463,6 @@ fn each_optional_heuristic_changes_the_search() {
     };
     let plain = nodes(Params::default());
     let variants = [
-        ("NullMoveEvalDivisor", "200"),
-        ("LMRCutNode", "1024"),
         ("TTEval", "false"),
         ("Improving", "false"),
     ];

@@ -73,9 +73,6 @@ pub struct Params {
     pub lmr_min_depth: i32,
     /// The first move number (from 0) that may be reduced.
     pub lmr_min_index: i32,
-    /// More reduction at expected cut nodes, in 1024ths of a ply (added to the table's
-    /// 1024ths before they round to plies, `search::reductions`).
-    pub lmr_cut_node: i32,
     /// Reverse futility pruning: far enough above beta near the leaves, the side to move keeps it.
     pub reverse_futility: bool,
     /// Reverse futility margin per ply of depth.
@@ -101,11 +98,6 @@ pub struct Params {
     pub null_move_divisor: i32,
     /// The shallowest node that tries a null move.
     pub null_move_min_depth: i32,
-    /// The null move reduces one ply more per this much of the evaluation above beta (at most
-    /// `null_move_eval_max` more); 0: the reduction ignores the evaluation.
-    pub null_move_eval_divisor: i32,
-    /// The most plies [`Params::null_move_eval_divisor`] adds to the null move's reduction.
-    pub null_move_eval_max: i32,
     /// Late move pruning: near the leaves, skip the quiet moves ordered after the first few.
     pub late_move_pruning: bool,
     /// The deepest node late move pruning acts at.
@@ -125,18 +117,11 @@ pub struct Params {
     pub history_prior: i32,
     /// The same on 9x9.
     pub history_prior_9: i32,
-    /// The network's output is rounded to a multiple of this (1: as it comes). Scores a few
-    /// centi-stacks apart are ties the network cannot tell apart, and coarser steps let the
-    /// search cut on them instead of re-searching for a 1-point gain.
-    pub eval_grain: i32,
     /// Continuation histories (one and two plies back) in move ordering and reductions.
     pub cont_history: bool,
     /// The improving flag (static evaluation above two plies before) in reverse futility,
     /// late move pruning and reductions.
     pub improving: bool,
-    /// Correction history: the static evaluation corrected by earlier searches' verdicts in
-    /// positions of the same structure (`search::correction`).
-    pub correction: bool,
     /// Late move pruning's move count when not improving, in hundredths of the count.
     pub late_move_worsening: i32,
     /// The table's score in place of the static evaluation where its bound says the true
@@ -182,7 +167,6 @@ impl Default for Params {
             lmr_divisor: 169,
             lmr_min_depth: 3,
             lmr_min_index: 1,
-            lmr_cut_node: 0,
             reverse_futility: true,
             reverse_futility_margin: 70,
             reverse_futility_depth: 3,
@@ -195,8 +179,6 @@ impl Default for Params {
             null_move_base: 2,
             null_move_divisor: 4,
             null_move_min_depth: 3,
-            null_move_eval_divisor: 0,
-            null_move_eval_max: 3,
             late_move_pruning: true,
             late_move_depth: 4,
             late_move_base: 5,
@@ -206,10 +188,8 @@ impl Default for Params {
             history_bonus: 102,
             history_prior: 100,
             history_prior_9: 0,
-            eval_grain: 1,
             cont_history: true,
             improving: true,
-            correction: false,
             late_move_worsening: 60,
             tt_eval: true,
             time_pacing: false,

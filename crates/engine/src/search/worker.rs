@@ -14,7 +14,6 @@ mod splitting;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::correction::CorrectionHistory;
 use super::node::{Node, Unwind, MAX_PLY};
 use super::ordering::MoveOrdering;
 use super::params::Params;
@@ -40,8 +39,6 @@ pub struct ThreadMemory {
     pv: PvTable,
     /// The network's hidden sums of the position at each ply of the current line.
     accumulators: AccumulatorStack,
-    /// Shared by every thread of the searcher, like the history.
-    correction: CorrectionHistory,
     /// The late-move reductions for the search's `LMRBase` and `LMRDivisor`.
     reductions: Reductions,
 }
@@ -52,7 +49,6 @@ impl Default for ThreadMemory {
             ordering: MoveOrdering::default(),
             pv: PvTable::default(),
             accumulators: AccumulatorStack::new(MAX_PLY + 1),
-            correction: CorrectionHistory::default(),
             reductions: Reductions::default(),
         }
     }
@@ -65,7 +61,6 @@ impl ThreadMemory {
             ordering: self.ordering.sharing_history(),
             pv: PvTable::new(),
             accumulators: AccumulatorStack::new(MAX_PLY + 1),
-            correction: self.correction.clone(),
             reductions: Reductions::default(),
         }
     }
@@ -73,7 +68,6 @@ impl ThreadMemory {
     /// Forgets what was learned (a new game).
     pub fn clear(&mut self) {
         self.ordering.clear();
-        self.correction.clear();
     }
 }
 
@@ -98,7 +92,6 @@ pub struct Worker<'a> {
     /// The network's sums of the position at each ply, computed where a score is read (kept
     /// only with a network).
     accumulators: &'a mut AccumulatorStack,
-    correction: &'a CorrectionHistory,
     reductions: &'a Reductions,
     tt: &'a TranspositionTable,
     shared: &'a Shared<'a>,
@@ -187,7 +180,6 @@ impl<'a> Worker<'a> {
             pv: &mut memory.pv,
             network,
             accumulators: &mut memory.accumulators,
-            correction: &memory.correction,
             reductions: &memory.reductions,
             tt,
             shared,
@@ -451,11 +443,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn evaluate(&mut self, position: &Position, ply: usize) -> i32 {
         match self.network {
-            Some(network) => {
-                let value = self.accumulators.evaluate(network, position, ply);
-                let grain = self.params.eval_grain;
-                (value + grain / 2).div_euclid(grain) * grain
-            }
+            Some(network) => self.accumulators.evaluate(network, position, ply),
             None => eval::evaluate(position),
         }
     }
@@ -464,17 +452,6 @@ impl<'a> Worker<'a> {
     #[inline]
     fn static_eval(&mut self, position: &Position, ply: usize, entry: Option<Entry>) -> i32 {
         entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval)
-    }
-
-    /// `raw`, a static evaluation of `position`, with the correction history's correction when
-    /// it is on (`Correction`). The table keeps the raw value.
-    #[inline]
-    fn corrected(&self, position: &Position, raw: i32) -> i32 {
-        if self.params.correction {
-            self.correction.correct(position, raw)
-        } else {
-            raw
-        }
     }
 
     /// The evaluation the pruning decisions weigh: `static_eval`, sharpened by the table's

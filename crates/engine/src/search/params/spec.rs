@@ -65,7 +65,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 54] = [
+pub const SPECS: [ParamSpec; 49] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -82,7 +82,6 @@ pub const SPECS: [ParamSpec; 54] = [
     number!("LMRDivisor", lmr_divisor, 50, 1000, 15),
     number!("LMRMinDepth", lmr_min_depth, 2, 64, 1),
     number!("LMRMinIndex", lmr_min_index, 1, 64, 1),
-    number!("LMRCutNode", lmr_cut_node, 0, 4096, 128),
     switch!("ReverseFutility", reverse_futility),
     number!("ReverseFutilityMargin", reverse_futility_margin, 0, 1000, 8),
     number!("ReverseFutilityDepth", reverse_futility_depth, 0, 64, 1),
@@ -95,8 +94,6 @@ pub const SPECS: [ParamSpec; 54] = [
     number!("NullMoveBase", null_move_base, 0, 64, 1),
     number!("NullMoveDivisor", null_move_divisor, 1, 64, 1),
     number!("NullMoveMinDepth", null_move_min_depth, 1, 64, 1),
-    number!("NullMoveEvalDivisor", null_move_eval_divisor, 0, 2000, 16),
-    number!("NullMoveEvalMax", null_move_eval_max, 0, 16, 1),
     switch!("LateMovePruning", late_move_pruning),
     number!("LateMoveDepth", late_move_depth, 0, 64, 1),
     number!("LateMoveBase", late_move_base, 0, 256, 1),
@@ -106,10 +103,8 @@ pub const SPECS: [ParamSpec; 54] = [
     number!("HistoryBonus", history_bonus, 0, 1000, 10),
     number!("HistoryPrior", history_prior, 0, 1000, 10),
     number!("HistoryPrior9", history_prior_9, 0, 1000, 10),
-    number!("EvalGrain", eval_grain, 1, 32, 1),
     switch!("ContHistory", cont_history),
     switch!("Improving", improving),
-    switch!("Correction", correction),
     number!("LateMoveWorsening", late_move_worsening, 10, 100, 5),
     switch!("TTEval", tt_eval),
     switch!("TimePacing", time_pacing),

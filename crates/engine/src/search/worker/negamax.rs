@@ -8,7 +8,6 @@ use super::{in_danger, Outcome, Worker};
 use crate::score::Score;
 use crate::search::node::Node;
 use crate::search::params::Params;
-use crate::search::reductions::PLY;
 use lielow_rules::board::{BoardSize, Side};
 use lielow_rules::movegen::Kind;
 use lielow_rules::moves::Move;
@@ -59,8 +58,7 @@ impl Worker<'_> {
             entry.and_then(|e| e.best_move)
         };
         let in_danger = in_danger(position);
-        let raw_eval = self.static_eval(position, ply, entry);
-        let static_eval = self.corrected(position, raw_eval);
+        let static_eval = self.static_eval(position, ply, entry);
         self.evals[ply] = (!in_danger).then_some(static_eval);
         // What the pruning decisions below weigh: the static evaluation, sharpened by the
         // table's score (`TTEval`); the improving flag keeps comparing static evaluations.
@@ -184,24 +182,11 @@ impl Worker<'_> {
             }
         }
 
-        // The search's verdict corrects later static evaluations of the structure, when it is
-        // a verdict on the evaluation: not in danger, not a capture's tactics, not a mate, and
-        // on the side of the static evaluation that the bound can tell.
-        if self.params.correction
-            && !in_danger
-            && best_move.is_none_or(|mv| !mv.is_capture())
-            && best_score.abs() < Score::MATE_BOUND
-            && !(best_score >= node.beta && best_score <= static_eval)
-            && !(best_move.is_none() && best_score >= static_eval)
-        {
-            self.correction
-                .update(position, depth, best_score, static_eval);
-        }
         if best_move.is_none() {
             self.reward_prior_move(position, ply, depth);
         }
         let outcome = Outcome::at(&node, alpha_on_entry, best_score, best_move);
-        self.store(key, ply, depth, outcome, raw_eval);
+        self.store(key, ply, depth, outcome, static_eval);
         best_score
     }
 
@@ -253,15 +238,10 @@ impl Worker<'_> {
         if !tried {
             return None;
         }
-        let mut r = self.params.null_move_base + node.depth / self.params.null_move_divisor;
-        if self.params.null_move_eval_divisor > 0 {
-            // The further above beta, the less a shallower search risks.
-            r += ((eval - node.beta) / self.params.null_move_eval_divisor)
-                .min(self.params.null_move_eval_max);
-        }
+        let r = self.params.null_move_base + node.depth / self.params.null_move_divisor;
         self.null_plies[ply] = true;
         let child = self.pass(position, node.ply);
-        let reply = node.scout_child(r, node.beta - 1).expecting_cut(false);
+        let reply = node.scout_child(r, node.beta - 1);
         let score = -self.negamax(&child, reply);
         self.null_plies[ply] = false;
         if self.unwinding() {
@@ -277,7 +257,7 @@ impl Worker<'_> {
     /// The late-move reduction of the `index`-th move of a node: quiet moves from the
     /// `LMRMinIndex`-th (1) on, at depth `LMRMinDepth` (3) or more, by the table
     /// (`reductions.rs`); fewer plies at PV nodes and for moves with a good history, more with
-    /// a bad one, when not improving, and at expected cut nodes (`LMRCutNode`).
+    /// a bad one, and when not improving.
     #[inline]
     pub(super) fn late_move_reduction(
         &self,
@@ -301,13 +281,7 @@ impl Worker<'_> {
             .ordering
             .quiet_history(position.side_to_move(), mv, previous);
         let worsening = self.params.improving && !node.is_pv() && !self.improving(node.ply);
-        // The cut-node share joins the table's 1024ths before they round to plies.
-        let cut = if node.cut {
-            self.params.lmr_cut_node
-        } else {
-            0
-        };
-        let r = (self.reductions.fine(node.depth, index) + cut) / PLY - i32::from(node.is_pv())
+        let r = self.reductions.plies(node.depth, index) - i32::from(node.is_pv())
             + i32::from(worsening)
             - history / self.params.lmr_history_divisor;
         r.clamp(0, node.depth - 2)
@@ -329,8 +303,7 @@ impl Worker<'_> {
         let child = self.play(position, mv, node.ply);
         let alpha = node.alpha;
         let scout = node.scout_child(reduction, alpha);
-        // A reduced search is expected to fail low for the parent: the child, to cut.
-        let mut score = -self.negamax(&child, scout.expecting_cut(scout.cut || reduction > 0));
+        let mut score = -self.negamax(&child, scout);
         if reduction > 0 && score > alpha {
             score = -self.negamax(&child, node.scout_child(0, alpha));
         }

@@ -72,8 +72,7 @@ impl Worker<'_> {
                 return entry.score;
             }
         }
-        let raw_eval = self.static_eval(position, ply, entry);
-        let static_eval = self.corrected(position, raw_eval);
+        let static_eval = self.static_eval(position, ply, entry);
         let evasions = qdepth < self.params.evasion_plies && in_danger(position);
         let alpha_on_entry = node.alpha;
         let mut best_score = -Score::INFINITE;
@@ -138,7 +137,7 @@ impl Worker<'_> {
         }
         if use_table {
             let outcome = Outcome::at(&node, alpha_on_entry, best_score, best_move);
-            self.store(key, ply, 0, outcome, raw_eval);
+            self.store(key, ply, 0, outcome, static_eval);
         }
         best_score
     }
