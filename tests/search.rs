@@ -462,10 +462,7 @@ fn each_optional_heuristic_changes_the_search() {
             .collect()
     };
     let plain = nodes(Params::default());
-    let variants = [
-        ("TTEval", "false"),
-        ("Improving", "false"),
-    ];
+    let variants = [("TTEval", "false"), ("Improving", "false")];
     for (name, value) in variants {
         let mut params = Params::default();
         params.set(name, value).unwrap();

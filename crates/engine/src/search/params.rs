@@ -23,8 +23,6 @@
 //! aspiration window's doubling and the reduction's cap at `depth - 2` keep the search sound
 //! (every window eventually opens, every reduced search keeps a ply).
 
-use crate::time::PacingWeights;
-
 mod setting;
 mod spec;
 #[cfg(test)]
@@ -128,21 +126,6 @@ pub struct Params {
     /// score lies beyond it ([`crate::tt::Entry::sharpen`]), for the pruning decisions and
     /// quiescence's stand-pat.
     pub tt_eval: bool,
-    /// Pace the clock by how hard the move is ([`crate::time::Pacing`]); off: every move gets
-    /// the planned share of the clock.
-    pub time_pacing: bool,
-    /// [`PacingWeights::stable_base`].
-    pub pace_stable_base: i32,
-    /// [`PacingWeights::stable_step`].
-    pub pace_stable_step: i32,
-    /// [`PacingWeights::stable_min`].
-    pub pace_stable_min: i32,
-    /// [`PacingWeights::falling`].
-    pub pace_falling: i32,
-    /// [`PacingWeights::effort_base`].
-    pub pace_effort_base: i32,
-    /// [`PacingWeights::effort_factor`].
-    pub pace_effort_factor: i32,
     /// How many more moves a clock without `movestogo` is planned to last: the soft deadline
     /// plans the remaining time over this ([`crate::time::DEFAULT_MOVES_TO_GO`]).
     pub time_moves_to_go: i32,
@@ -192,28 +175,7 @@ impl Default for Params {
             improving: true,
             late_move_worsening: 60,
             tt_eval: true,
-            time_pacing: false,
-            pace_stable_base: 130,
-            pace_stable_step: 10,
-            pace_stable_min: 60,
-            pace_falling: 10,
-            pace_effort_base: 150,
-            pace_effort_factor: 80,
             time_moves_to_go: crate::time::DEFAULT_MOVES_TO_GO,
         }
-    }
-}
-
-impl Params {
-    /// The time manager's weights, when it paces the clock.
-    pub fn pacing(&self) -> Option<PacingWeights> {
-        self.time_pacing.then_some(PacingWeights {
-            stable_base: self.pace_stable_base,
-            stable_step: self.pace_stable_step,
-            stable_min: self.pace_stable_min,
-            falling: self.pace_falling,
-            effort_base: self.pace_effort_base,
-            effort_factor: self.pace_effort_factor,
-        })
     }
 }

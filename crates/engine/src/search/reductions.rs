@@ -55,7 +55,11 @@ impl Reductions {
     /// The reduction at `depth` of the move numbered `moves` (from 0), in plies.
     #[inline]
     pub fn plies(&self, depth: i32, moves: usize) -> i32 {
-        match self.plies.get(depth as usize).and_then(|row| row.get(moves)) {
+        match self
+            .plies
+            .get(depth as usize)
+            .and_then(|row| row.get(moves))
+        {
             Some(&entry) => entry,
             None => formula(self.built_for.0, self.built_for.1, depth, moves),
         }

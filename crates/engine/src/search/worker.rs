@@ -129,9 +129,6 @@ pub struct Worker<'a> {
     /// Root moves left out of the MultiPV line being searched (the first moves of the lines
     /// before it).
     root_excluded: Vec<Move>,
-    /// The nodes this thread spent on each root move it searched, over the whole search: how
-    /// much of the effort the best move took tells the time manager how clear the choice is.
-    root_effort: Vec<(Move, u64)>,
     /// The main thread's reporting path (`None` for helpers).
     reporter: Option<&'a mut Reporter<'a>>,
     /// The depth of the main thread's iteration, for the root move reports.
@@ -198,7 +195,6 @@ impl<'a> Worker<'a> {
             mate_goal: None,
             multipv: 1,
             root_excluded: Vec::new(),
-            root_effort: Vec::new(),
             ponder_signal: None,
             reporter: None,
             iteration_depth: 0,
@@ -231,24 +227,6 @@ impl<'a> Worker<'a> {
             mv,
             number,
         }));
-    }
-
-    /// Counts `nodes` spent at the root on `mv` (see `root_effort`).
-    fn add_root_effort(&mut self, mv: Move, nodes: u64) {
-        match self.root_effort.iter_mut().find(|(known, _)| *known == mv) {
-            Some((_, total)) => *total += nodes,
-            None => self.root_effort.push((mv, nodes)),
-        }
-    }
-
-    /// The share of this thread's nodes that went into `mv` at the root, from 0 to 1.
-    fn root_effort_share(&self, mv: Move) -> f64 {
-        let spent = self
-            .root_effort
-            .iter()
-            .find(|(known, _)| *known == mv)
-            .map_or(0, |(_, nodes)| *nodes);
-        spent as f64 / self.nodes.max(1) as f64
     }
 
     /// Main thread: the search ponders until `signal` is set; the time budget counts from then.

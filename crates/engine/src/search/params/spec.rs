@@ -65,7 +65,7 @@ macro_rules! number {
 }
 
 /// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 49] = [
+pub const SPECS: [ParamSpec; 42] = [
     switch!("TT", tt),
     switch!("QSearch", qsearch),
     switch!("QSearchTT", qsearch_tt),
@@ -107,13 +107,6 @@ pub const SPECS: [ParamSpec; 49] = [
     switch!("Improving", improving),
     number!("LateMoveWorsening", late_move_worsening, 10, 100, 5),
     switch!("TTEval", tt_eval),
-    switch!("TimePacing", time_pacing),
-    number!("PaceStableBase", pace_stable_base, 10, 400, 8),
-    number!("PaceStableStep", pace_stable_step, 0, 100, 2),
-    number!("PaceStableMin", pace_stable_min, 10, 400, 5),
-    number!("PaceFalling", pace_falling, 0, 100, 2),
-    number!("PaceEffortBase", pace_effort_base, 10, 400, 8),
-    number!("PaceEffortFactor", pace_effort_factor, 0, 400, 8),
     number!("TimeMovesToGo", time_moves_to_go, 2, 100, 2),
 ];
 

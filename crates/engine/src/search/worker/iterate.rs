@@ -11,7 +11,6 @@ use crate::score::Score;
 use crate::search::node::Node;
 use crate::search::report::{Info, Report, SearchResult};
 use crate::search::skill::Candidate;
-use crate::time::Pacing;
 use lielow_rules::movegen::Kind;
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
@@ -45,7 +44,6 @@ impl Worker<'_> {
             return result;
         }
         let mut last_iteration = Duration::ZERO;
-        let mut pacing = Pacing::default();
         // MultiPV: line k is the search of the root without the first moves of lines 0..k.
         let wanted = self.multipv.min(count);
         let mut previous = vec![0; wanted];
@@ -132,22 +130,14 @@ impl Worker<'_> {
                 }));
             }
             last_iteration = iteration_started.elapsed().max(last_iteration / 2);
-            pacing.record(best, score, self.root_effort_share(best));
             // While pondering the clock does not run: only depth, proofs and stop end it.
             if !self.pondering() {
                 let main = self.main.expect("the main thread");
                 if count == 1 && main.budget.hard.is_some() {
                     break; // forced: no need to think
                 }
-                let scale = self
-                    .params
-                    .pacing()
-                    .map_or(1.0, |weights| pacing.scale(&weights));
                 let on_clock = main.clock_started.elapsed();
-                if !main
-                    .budget
-                    .next_iteration_fits(on_clock, last_iteration, scale)
-                {
+                if !main.budget.next_iteration_fits(on_clock, last_iteration) {
                     break;
                 }
             }

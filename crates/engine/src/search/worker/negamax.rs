@@ -69,10 +69,7 @@ impl Worker<'_> {
         }
         // Internal iterative reduction: with no table move the ordering is a guess, and a
         // shallower search both costs less and leaves a move for the next visit.
-        if self.params.iir
-            && node.depth >= self.params.iir_min_depth
-            && tt_move.is_none()
-        {
+        if self.params.iir && node.depth >= self.params.iir_min_depth && tt_move.is_none() {
             node.depth -= 1;
         }
         let depth = node.depth;
@@ -139,7 +136,6 @@ impl Worker<'_> {
                 continue;
             }
             self.report_root_move(ply, index, mv);
-            let nodes_before = self.nodes;
             let score = if index == 0 {
                 let child = self.play(position, mv, ply);
                 -self.negamax(&child, node.child(0, node.alpha, node.beta))
@@ -147,9 +143,6 @@ impl Worker<'_> {
                 let r = self.late_move_reduction(position, node, index, mv, in_danger);
                 self.search_later_move(position, mv, node, r, || node.alpha)
             };
-            if ply == 0 {
-                self.add_root_effort(mv, self.nodes - nodes_before);
-            }
             if self.unwinding() {
                 return 0;
             }

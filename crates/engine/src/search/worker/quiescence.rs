@@ -84,11 +84,7 @@ impl Worker<'_> {
             }
             node.alpha = node.alpha.max(best_score);
         }
-        let kind = if evasions {
-            Kind::All
-        } else {
-            Kind::Captures
-        };
+        let kind = if evasions { Kind::All } else { Kind::Captures };
         let count = self.ordering.generate(position, ply, kind, None);
         let full_plies = match position.size() {
             BoardSize::Eight => self.params.qsearch_full_plies,
