@@ -48,6 +48,7 @@
 use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
+use crate::search::Params;
 use lielow_rules::board::Side;
 
 /// Nodes between two reads of the clock and of the stop flag by the main thread (at several
@@ -73,11 +74,6 @@ pub const CLOCK_MARGIN_MS: u64 = DEFAULT_MOVE_OVERHEAD_MS + CLOCK_SAFETY_MS;
 const MOVETIME_KEPT_FRACTION: u64 = 16;
 /// The hard deadline never exceeds remaining time / this.
 const HARD_FRACTION: u64 = 4;
-/// Of the remaining time, the soft deadline plans about 1 / this (plus most of the increment):
-/// the number of moves the clock is planned to last, without `movestogo`. The default of the
-/// development option `TimeMovesToGo` (`search::params`), where the search reads it from.
-pub const DEFAULT_MOVES_TO_GO: i32 = 25;
-
 /// Deadlines of one search, as durations from its start. `None`: no time limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
@@ -98,7 +94,7 @@ impl TimeBudget {
             limits,
             side,
             DEFAULT_MOVE_OVERHEAD_MS,
-            DEFAULT_MOVES_TO_GO as u64,
+            Params::default().time_moves_to_go as u64,
         )
     }
 

@@ -16,7 +16,7 @@
 //! | file | what |
 //! |---|---|
 //! | `node.rs` | a node (ply, depth, window, kind) and why a search unwinds |
-//! | `params.rs`, `params/` | the switches and tunable numbers (development options); their names, ranges and steps (`spec.rs`); a value read and checked (`setting.rs`) |
+//! | `params.rs`, `params/` | the switches and tunable numbers (development options), each declared once in `params.rs` (`declare.rs` generates the struct, defaults, specs and documentation table); a parameter by name (`spec.rs`); a value read and checked (`setting.rs`) |
 //! | `worker.rs` | one thread's state, node opening, table probe and store |
 //! | `worker/iterate.rs` | iterative deepening and aspiration (main thread) |
 //! | `worker/negamax.rs` | the main search of a node, its pruning and reductions |

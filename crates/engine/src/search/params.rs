@@ -1,10 +1,16 @@
 //! The search's switches and tunable numbers, by name: what ablations and tuning change.
 //!
-//! [`Params::default`] is the engine as it plays. Every field is also a development option of
-//! the protocol (`setoption name <NAME> value <VALUE>`, see protocol.md), which `ugi` does not
-//! list, so that a measurement runs through `lielow match` and `scripts/sprt.sh` with
-//! `option.NAME=VALUE` instead of a program of its own. [`SPECS`] is that list: a name, a kind
-//! (switch or number with its range and tuning step) and the field it sets.
+//! Each parameter is declared once, below: its doc, option name, default (per board size where
+//! the best value differs), range and SPSA step. The [`Params`] struct, its [`Default`] (the
+//! engine as it plays), [`SPECS`] (what `setoption` and `lielow spsa --list` read) and the
+//! table in the documentation of [`Params`] are all generated from that declaration
+//! (`params/declare.rs`).
+//!
+//! Every field is also a development option of the protocol (`setoption name <NAME> value
+//! <VALUE>`, see protocol.md), which `ugi` does not list, so that a measurement runs through
+//! `lielow match` and `scripts/sprt.sh` with `option.NAME=VALUE` instead of a program of its
+//! own. A number with a default per board size ([`PerSize`]) is one option: setting it sets
+//! the value on both sizes.
 //!
 //! Every number of the search a tuner could move is here, none is a constant in the code. A
 //! number that a formula uses as a fraction is kept in hundredths (`LMRBase` 86 is 0.86), so
@@ -23,159 +29,138 @@
 //! aspiration window's doubling and the reduction's cap at `depth - 2` keep the search sound
 //! (every window eventually opens, every reduced search keeps a ply).
 
+#[macro_use]
+mod declare;
 mod setting;
 mod spec;
 #[cfg(test)]
 mod tests;
 
-pub use setting::{parse_switch, ParamError, ParamSetting};
-pub use spec::{Access, ParamSpec, SPECS};
+use lielow_rules::board::BoardSize;
 
-/// Switches and numbers of the search.
+pub use setting::{parse_switch, ParamError, ParamSetting};
+pub use spec::{Access, NumberField, ParamSpec};
+
+/// A number whose best value differs by board size: one parameter, a value per size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Params {
+pub struct PerSize {
+    /// The value on 8x8.
+    pub eight: i32,
+    /// The value on 9x9.
+    pub nine: i32,
+}
+
+impl PerSize {
+    /// The same value on both sizes.
+    pub fn both(value: i32) -> PerSize {
+        PerSize {
+            eight: value,
+            nine: value,
+        }
+    }
+
+    /// The value on `size`.
+    #[inline]
+    pub fn on(self, size: BoardSize) -> i32 {
+        match size {
+            BoardSize::Eight => self.eight,
+            BoardSize::Nine => self.nine,
+        }
+    }
+}
+
+declare_params! {
     /// Probe and store the transposition table.
-    pub tt: bool,
+    tt: switch("TT", true),
     /// Quiescence search on captures at the leaves (else the static evaluation).
-    pub qsearch: bool,
-    /// Probe and store the table in quiescence too (with `tt`).
-    pub qsearch_tt: bool,
+    qsearch: switch("QSearch", true),
+    /// Probe and store the table in quiescence too (with `TT`).
+    qsearch_tt: switch("QSearchTT", true),
     /// Quiescence plies that may try every move while the king is attacked (0: none).
-    pub evasion_plies: i32,
-    /// Quiescence plies that try every capture on 8x8; deeper, only recaptures on the square of
-    /// the last capture.
-    pub qsearch_full_plies: i32,
-    /// The same on 9x9, where crowded positions have the most captures.
-    pub qsearch_full_plies_9: i32,
-    /// Delta pruning in quiescence: skip a capture whose material gain plus `delta_margin`
+    evasion_plies: number("EvasionPlies", 2, 0, 16, 1),
+    /// Quiescence plies that try every capture; deeper, only recaptures on the square of the
+    /// last capture (fewer on 9x9, where crowded positions have the most captures).
+    qsearch_full_plies: per_size("QSearchFullPlies", 3, 2, 0, 128, 1),
+    /// Delta pruning in quiescence: skip a capture whose material gain plus `DeltaMargin`
     /// cannot lift the static evaluation to alpha.
-    pub delta_pruning: bool,
+    delta_pruning: switch("DeltaPruning", true),
     /// What delta pruning allows a capture beyond its material gain (the positional terms it
     /// changes: mobility, king safety, the crown).
-    pub delta_margin: i32,
+    delta_margin: number("DeltaMargin", 110, 0, 1000, 10),
     /// In quiescence, skip a capture whose static exchange is below this (`-32000`: never).
-    pub exchange_threshold: i32,
+    exchange_threshold: number("ExchangeThreshold", -58, -32000, 1000, 10),
     /// Search one ply deeper while the side to move's king is attacked.
-    pub danger_extension: bool,
+    danger_extension: switch("DangerExtension", true),
     /// Late-move reductions of quiet moves.
-    pub lmr: bool,
+    lmr: switch("LMR", true),
     /// History points worth one ply less (or more) of late-move reduction.
-    pub lmr_history_divisor: i32,
+    lmr_history_divisor: number("LMRHistoryDivisor", 5934, 100, 100_000, 500),
     /// The late-move reduction's constant term, in hundredths of a ply: the reduction is
-    /// `lmr_base / 100 + ln(depth) * ln(move number) / (lmr_divisor / 100)`.
-    pub lmr_base: i32,
+    /// `LMRBase / 100 + ln(depth) * ln(move number) / (LMRDivisor / 100)`.
+    lmr_base: number("LMRBase", 83, -200, 400, 10),
     /// The divisor of the late-move reduction's logarithmic term, in hundredths.
-    pub lmr_divisor: i32,
+    lmr_divisor: number("LMRDivisor", 169, 50, 1000, 15),
     /// The shallowest depth at which late moves are reduced (at least 2: a reduced search
     /// keeps one ply).
-    pub lmr_min_depth: i32,
+    lmr_min_depth: number("LMRMinDepth", 3, 2, 64, 1),
     /// The first move number (from 0) that may be reduced.
-    pub lmr_min_index: i32,
-    /// Reverse futility pruning: far enough above beta near the leaves, the side to move keeps it.
-    pub reverse_futility: bool,
+    lmr_min_index: number("LMRMinIndex", 1, 1, 64, 1),
+    /// Reverse futility pruning: far enough above beta near the leaves, the side to move keeps
+    /// it.
+    reverse_futility: switch("ReverseFutility", true),
     /// Reverse futility margin per ply of depth.
-    pub reverse_futility_margin: i32,
+    reverse_futility_margin: number("ReverseFutilityMargin", 70, 0, 1000, 8),
     /// The deepest node reverse futility pruning may cut.
-    pub reverse_futility_depth: i32,
+    reverse_futility_depth: number("ReverseFutilityDepth", 3, 0, 64, 1),
     /// Aspiration windows around the previous iteration's score.
-    pub aspiration: bool,
+    aspiration: switch("Aspiration", true),
     /// The first half-width of an aspiration window.
-    pub aspiration_window: i32,
+    aspiration_window: number("AspirationWindow", 30, 1, 1000, 4),
     /// The first iteration searched in an aspiration window (shallower ones: the full window).
-    pub aspiration_min_depth: i32,
+    aspiration_min_depth: number("AspirationMinDepth", 5, 1, 64, 1),
     /// A window that has widened past this half-width is opened fully.
-    pub aspiration_limit: i32,
+    aspiration_limit: number("AspirationLimit", 500, 1, 32000, 50),
     /// Null-move pruning: when passing still fails high at a reduced depth, so does the node.
-    pub null_move: bool,
+    null_move: switch("NullMove", true),
     /// The fewest stacks the side to move must have for null-move pruning (below, zugzwang
     /// gets likelier).
-    pub null_move_min_stacks: i32,
-    /// The null move's reduction: `null_move_base + depth / null_move_divisor` plies.
-    pub null_move_base: i32,
+    null_move_min_stacks: number("NullMoveMinStacks", 4, 0, 81, 1),
+    /// The null move's reduction: `NullMoveBase + depth / NullMoveDivisor` plies.
+    null_move_base: number("NullMoveBase", 2, 0, 64, 1),
     /// The depth per extra ply of null-move reduction.
-    pub null_move_divisor: i32,
+    null_move_divisor: number("NullMoveDivisor", 4, 1, 64, 1),
     /// The shallowest node that tries a null move.
-    pub null_move_min_depth: i32,
+    null_move_min_depth: number("NullMoveMinDepth", 3, 1, 64, 1),
     /// Late move pruning: near the leaves, skip the quiet moves ordered after the first few.
-    pub late_move_pruning: bool,
+    late_move_pruning: switch("LateMovePruning", true),
     /// The deepest node late move pruning acts at.
-    pub late_move_depth: i32,
-    /// Late move pruning searches `late_move_base + late_move_factor * depth^2` moves.
-    pub late_move_base: i32,
-    /// See `late_move_base`.
-    pub late_move_factor: i32,
+    late_move_depth: number("LateMoveDepth", 4, 0, 64, 1),
+    /// Late move pruning searches `LateMoveBase + LateMoveFactor * depth^2` moves.
+    late_move_base: number("LateMoveBase", 5, 0, 256, 1),
+    /// See `LateMoveBase`.
+    late_move_factor: number("LateMoveFactor", 4, 0, 64, 1),
     /// Internal iterative reduction: one ply less where the table has no move.
-    pub iir: bool,
+    iir: switch("IIR", true),
     /// The shallowest node internal iterative reduction reduces (at least 2: it keeps a ply).
-    pub iir_min_depth: i32,
+    iir_min_depth: number("IIRMinDepth", 4, 2, 64, 1),
     /// A cut-off's history bonus in hundredths of depth^2 (the tried quiet moves lose as much).
-    pub history_bonus: i32,
+    history_bonus: number("HistoryBonus", 102, 0, 1000, 10),
     /// When every move of a node fails low, the opponent's quiet move that led to it gains this
-    /// many hundredths of a cut-off's history bonus (0: nothing), on 8x8.
-    pub history_prior: i32,
-    /// The same on 9x9.
-    pub history_prior_9: i32,
+    /// many hundredths of a cut-off's history bonus (0: nothing).
+    history_prior: per_size("HistoryPrior", 100, 0, 0, 1000, 10),
     /// Continuation histories (one and two plies back) in move ordering and reductions.
-    pub cont_history: bool,
+    cont_history: switch("ContHistory", true),
     /// The improving flag (static evaluation above two plies before) in reverse futility,
     /// late move pruning and reductions.
-    pub improving: bool,
-    /// Late move pruning's move count when not improving, in hundredths of the count.
-    pub late_move_worsening: i32,
+    improving: switch("Improving", true),
+    /// With `Improving`, late move pruning's move count when not improving, in hundredths of
+    /// the count.
+    late_move_worsening: number("LateMoveWorsening", 60, 10, 100, 5),
     /// The table's score in place of the static evaluation where its bound says the true
     /// score lies beyond it ([`crate::tt::Entry::sharpen`]), for the pruning decisions and
     /// quiescence's stand-pat.
-    pub tt_eval: bool,
+    tt_eval: switch("TTEval", true),
     /// How many more moves a clock without `movestogo` is planned to last: the soft deadline
-    /// plans the remaining time over this ([`crate::time::DEFAULT_MOVES_TO_GO`]).
-    pub time_moves_to_go: i32,
-}
-
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            tt: true,
-            qsearch: true,
-            qsearch_tt: true,
-            evasion_plies: 2,
-            qsearch_full_plies: 3,
-            qsearch_full_plies_9: 2,
-            delta_pruning: true,
-            delta_margin: 110,
-            exchange_threshold: -58,
-            danger_extension: true,
-            lmr: true,
-            lmr_history_divisor: 5934,
-            lmr_base: 83,
-            lmr_divisor: 169,
-            lmr_min_depth: 3,
-            lmr_min_index: 1,
-            reverse_futility: true,
-            reverse_futility_margin: 70,
-            reverse_futility_depth: 3,
-            aspiration: true,
-            aspiration_window: 30,
-            aspiration_min_depth: 5,
-            aspiration_limit: 500,
-            null_move: true,
-            null_move_min_stacks: 4,
-            null_move_base: 2,
-            null_move_divisor: 4,
-            null_move_min_depth: 3,
-            late_move_pruning: true,
-            late_move_depth: 4,
-            late_move_base: 5,
-            late_move_factor: 4,
-            iir: true,
-            iir_min_depth: 4,
-            history_bonus: 102,
-            history_prior: 100,
-            history_prior_9: 0,
-            cont_history: true,
-            improving: true,
-            late_move_worsening: 60,
-            tt_eval: true,
-            time_moves_to_go: crate::time::DEFAULT_MOVES_TO_GO,
-        }
-    }
+    /// plans the remaining time over this, plus three quarters of the increment.
+    time_moves_to_go: number("TimeMovesToGo", 25, 2, 100, 2),
 }

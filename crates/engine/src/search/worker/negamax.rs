@@ -8,7 +8,7 @@ use super::{in_danger, Outcome, Worker};
 use crate::score::Score;
 use crate::search::node::Node;
 use crate::search::params::Params;
-use lielow_rules::board::{BoardSize, Side};
+use lielow_rules::board::Side;
 use lielow_rules::movegen::Kind;
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
@@ -185,12 +185,9 @@ impl Worker<'_> {
 
     /// Every move of the node at `ply` failed low: the opponent's quiet move that led here
     /// refuted them all, and gains history as if it had cut off (`HistoryPrior` hundredths of
-    /// a cut-off's bonus on 8x8, `HistoryPrior9` on 9x9).
+    /// a cut-off's bonus, by board size).
     fn reward_prior_move(&mut self, position: &Position, ply: usize, depth: i32) {
-        let share = match position.size() {
-            BoardSize::Eight => self.params.history_prior,
-            BoardSize::Nine => self.params.history_prior_9,
-        };
+        let share = self.params.history_prior.on(position.size());
         let Some(prior) = ply.checked_sub(1).and_then(|at| self.played[at]) else {
             return;
         };

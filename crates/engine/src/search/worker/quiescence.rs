@@ -8,7 +8,7 @@
 //! `go depth 1` (a 9x9 position 46 moves into a game). Four bounds, each a parameter
 //! (development options, see protocol.md):
 //!
-//! - past `QSearchFullPlies` plies (3 on 8x8; `QSearchFullPlies9`, 2, on 9x9) only recaptures on
+//! - past `QSearchFullPlies` plies (3 on 8x8, 2 on 9x9: a default per size) only recaptures on
 //!   the square of the last capture are searched: the cap that bounds the tree;
 //! - delta pruning: a capture whose material gain plus `DeltaMargin` cannot lift the static
 //!   evaluation to alpha is skipped;
@@ -46,7 +46,7 @@ use crate::eval;
 use crate::score::Score;
 use crate::search::exchange;
 use crate::search::node::Node;
-use lielow_rules::board::{BoardSize, Square};
+use lielow_rules::board::Square;
 use lielow_rules::movegen::Kind;
 use lielow_rules::position::Position;
 
@@ -86,11 +86,7 @@ impl Worker<'_> {
         }
         let kind = if evasions { Kind::All } else { Kind::Captures };
         let count = self.ordering.generate(position, ply, kind, None);
-        let full_plies = match position.size() {
-            BoardSize::Eight => self.params.qsearch_full_plies,
-            BoardSize::Nine => self.params.qsearch_full_plies_9,
-        };
-        let recaptures_only = qdepth >= full_plies;
+        let recaptures_only = qdepth >= self.params.qsearch_full_plies.on(position.size());
         let mut best_move = None;
         for index in 0..count {
             let mv = self.ordering.pick(ply, index);
