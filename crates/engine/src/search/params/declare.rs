@@ -65,10 +65,10 @@ macro_rules! param_default {
     (switch ($name:literal, $default:literal)) => {
         $default
     };
-    (number ($name:literal, $default:literal, $min:literal, $max:literal, $step:literal)) => {
+    (number ($name:literal, $default:literal, $($range_and_step:literal),*)) => {
         $default
     };
-    (per_size ($name:literal, $eight:literal, $nine:literal, $min:literal, $max:literal, $step:literal)) => {
+    (per_size ($name:literal, $eight:literal, $nine:literal, $($range_and_step:literal),*)) => {
         PerSize {
             eight: $eight,
             nine: $nine,
@@ -89,7 +89,8 @@ macro_rules! param_spec {
             }),
         }
     };
-    (number $field:ident ($name:literal, $default:literal, $min:literal, $max:literal, $step:literal)) => {
+    (number $field:ident
+        ($name:literal, $default:literal, $min:literal, $max:literal, $step:literal)) => {
         ParamSpec {
             name: $name,
             access: Access::Number {
@@ -105,7 +106,9 @@ macro_rules! param_spec {
             },
         }
     };
-    (per_size $field:ident ($name:literal, $eight:literal, $nine:literal, $min:literal, $max:literal, $step:literal)) => {
+    (per_size $field:ident
+        ($name:literal, $eight:literal, $nine:literal, $min:literal, $max:literal,
+        $step:literal)) => {
         ParamSpec {
             name: $name,
             access: Access::Number {
@@ -128,13 +131,18 @@ macro_rules! param_row {
     (switch ($name:literal, $default:literal) $($doc:literal)*) => {
         concat!("| `", $name, "` | ", $default, " | switch |  |", $($doc,)* " |")
     };
-    (number ($name:literal, $default:literal, $min:literal, $max:literal, $step:literal) $($doc:literal)*) => {
-        concat!("| `", $name, "` | ", $default, " | ", $min, "..", $max, " | ", $step, " |", $($doc,)* " |")
-    };
-    (per_size ($name:literal, $eight:literal, $nine:literal, $min:literal, $max:literal, $step:literal) $($doc:literal)*) => {
+    (number ($name:literal, $default:literal, $min:literal, $max:literal, $step:literal)
+        $($doc:literal)*) => {
         concat!(
-            "| `", $name, "` | ", $eight, " (9x9: ", $nine, ") | ", $min, "..", $max, " | ", $step, " |",
+            "| `", $name, "` | ", $default, " | ", $min, "..", $max, " | ", $step, " |",
             $($doc,)* " |"
+        )
+    };
+    (per_size ($name:literal, $eight:literal, $nine:literal, $min:literal, $max:literal,
+        $step:literal) $($doc:literal)*) => {
+        concat!(
+            "| `", $name, "` | ", $eight, " (9x9: ", $nine, ") | ", $min, "..", $max, " | ",
+            $step, " |", $($doc,)* " |"
         )
     };
 }
