@@ -4,7 +4,7 @@
 #   scripts/option-sprt.sh "<new options>" ["<base options>"] [extra `lielow match` flags...]
 #
 # e.g.  scripts/option-sprt.sh "option.ContHistory=true"
-#       SIZE=9 scripts/option-sprt.sh "option.EvalGrain=8" "" --nodes 20000
+#       SIZE=9 scripts/option-sprt.sh "option.LMRBase=90" "" --nodes 20000
 #
 # This is how each search heuristic was measured before its default changed: the switch on
 # ("new") against the same binary with it off ("base"), so nothing but the option differs.

@@ -750,33 +750,18 @@ fn development_options_set_search_parameters_or_give_one_error() {
     assert!(!infos.is_empty() && best.len() == 5, "{infos:?} {best}");
 }
 
-/// protocol.md's development-options table is complete and right: every parameter of the
-/// search is a row with its default, range and SPSA step, and the engine takes each at both
-/// ends of its range and refuses one past it.
+/// The engine takes every parameter of the search at both ends of its range and refuses one
+/// past it. (Their table is generated from the one declaration, `search/params.rs`, so there is
+/// no copy in protocol.md to keep in step.)
 #[test]
-fn every_search_parameter_is_documented_and_settable() {
+fn every_search_parameter_is_settable_within_its_range() {
     use lielow_engine::search::params::{Access, Params, SPECS};
-    let manual = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md"))
-        .expect("protocol.md");
     let mut engine = Engine::start();
     let defaults = Params::default();
     for spec in &SPECS {
-        let row_start = format!("| `{}` | {} | ", spec.name, spec.value(&defaults));
-        let row = manual
-            .lines()
-            .find(|line| line.starts_with(&row_start))
-            .unwrap_or_else(|| panic!("protocol.md has no row '{row_start}...'"));
-        let Access::Number { min, max, step, .. } = spec.access else {
-            assert!(
-                row.starts_with(&format!("{row_start}switch |  | ")),
-                "{row}"
-            );
+        let Access::Number { min, max, .. } = spec.access else {
             continue;
         };
-        assert!(
-            row.starts_with(&format!("{row_start}{min}..{max} | {step} | ")),
-            "{row}"
-        );
         for value in [min, max] {
             let line = format!("setoption name {} value {value}", spec.name);
             assert!(engine.ask(&line).is_empty(), "{line}");
@@ -787,7 +772,7 @@ fn every_search_parameter_is_documented_and_settable() {
         let back = format!(
             "setoption name {} value {}",
             spec.name,
-            spec.value(&defaults)
+            spec.value(&defaults, BoardSize::Eight)
         );
         assert!(engine.ask(&back).is_empty(), "{back}");
     }

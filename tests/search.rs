@@ -256,7 +256,6 @@ fn exact_minimax() -> Params {
         delta_pruning: false,
         lmr: false,
         reverse_futility: false,
-        futility: false,
         aspiration: false,
         null_move: false,
         late_move_pruning: false,
@@ -439,16 +438,7 @@ fn the_move_played_always_comes_from_a_completed_iteration() {
 fn every_heuristic_on() -> Params {
     Params {
         cont_history: true,
-        capture_history: true,
         improving: true,
-        correction: true,
-        see_pruning: true,
-        singular: true,
-        probcut: true,
-        razoring: true,
-        null_move_eval_divisor: 200,
-        qsearch_threats: true,
-        lmr_cut_node: 1024,
         tt_eval: true,
         ..Params::default()
     }
@@ -472,17 +462,7 @@ fn each_optional_heuristic_changes_the_search() {
             .collect()
     };
     let plain = nodes(Params::default());
-    let variants = [
-        ("ProbCut", "true"),
-        ("Razoring", "true"),
-        ("QSearchThreats", "true"),
-        ("NullMoveEvalDivisor", "200"),
-        ("LMRCutNode", "1024"),
-        ("Singular", "true"),
-        ("SeePruning", "true"),
-        ("TTEval", "false"),
-        ("Improving", "false"),
-    ];
+    let variants = [("TTEval", "false"), ("Improving", "false")];
     for (name, value) in variants {
         let mut params = Params::default();
         params.set(name, value).unwrap();

@@ -255,4 +255,20 @@ fn bad_parameter_files_and_options_are_refused_with_exit_2() {
         list.contains("\nNullMoveBase, 2, 0, 64, 1, 0.002\n"),
         "{list}"
     );
+    // A number with a default per board size starts from the default on --size.
+    assert!(
+        list.contains("\nHistoryPrior, 100, 0, 1000, 10, 0.002\n"),
+        "{list}"
+    );
+    let nine = lielow(&["spsa", "--list", "--size", "9"]);
+    assert!(nine.status.success());
+    let nine = support::stdout(&nine);
+    assert!(
+        nine.contains("\nHistoryPrior, 0, 0, 1000, 10, 0.002\n"),
+        "{nine}"
+    );
+    assert!(
+        nine.contains("\nQSearchFullPlies, 2, 0, 128, 1, 0.002\n"),
+        "{nine}"
+    );
 }

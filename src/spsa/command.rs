@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
+use lielow_rules::board::BoardSize;
 
 use lielow_rules::board::BoardSize;
 
@@ -25,7 +26,7 @@ Modes:
   lielow spsa ... --init                             write the new run's state S and stop
   lielow spsa --state S --shard K/N --partial P      play share K of N of S's next iteration
   lielow spsa --state S --update P...                add up the shards' partials, move theta
-  lielow spsa --list                                 the engine's tunable numbers as a FILE
+  lielow spsa --list [--size N]                      the engine's tunable numbers as a FILE
 
 FILE: one parameter a line, `NAME, START, MIN, MAX, C_END, R_END` (see README.md, \"Tuning \
 with SPSA\"). Iteration k plays --pairs game pairs (same opening, colours swapped) of \
@@ -104,15 +105,17 @@ pub struct SpsaArgs {
     /// Add up the partial results of every shard of the next iteration and move θ.
     #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["params", "resume", "init"])]
     update: Vec<PathBuf>,
-    /// Print the engine's tunable numbers as a parameter file and stop.
-    #[arg(long, exclusive = true)]
+    /// Print the engine's tunable numbers as a parameter file, at their defaults on --size,
+    /// and stop.
+    #[arg(long, conflicts_with_all = ["params", "engine", "state", "resume", "init", "shard", "update"])]
     list: bool,
 }
 
 /// `lielow spsa`.
 pub fn run(args: &SpsaArgs) -> Result<(), SpsaError> {
     if args.list {
-        Printer::new().text(&param_file::engine_defaults());
+        let size = BoardSize::from_n(args.size).expect("--size is 8 or 9");
+        Printer::new().text(&param_file::engine_defaults(size));
         return Ok(());
     }
     let path = args.state.as_deref().ok_or(SpsaError::Missing("--state"))?;

@@ -11,6 +11,7 @@
 use std::fmt;
 
 use lielow_engine::search::params::{Access, Params, SPECS};
+use lielow_rules::board::BoardSize;
 
 /// fishtest's default `r_end`, written by `--list`.
 pub const DEFAULT_R_END: f64 = 0.002;
@@ -172,8 +173,9 @@ pub fn parse(text: &str) -> Result<Vec<TunedParam>, ParamFileError> {
 }
 
 /// The engine's own tunable numbers as a parameter file: every number of
-/// `search/params.rs` at its default, with its range and step (delete the lines not to tune).
-pub fn engine_defaults() -> String {
+/// `search/params.rs` at its default on `size`, with its range and step (delete the lines not
+/// to tune).
+pub fn engine_defaults(size: BoardSize) -> String {
     let defaults = Params::default();
     let mut text = String::from("# NAME, START, MIN, MAX, C_END, R_END\n");
     for spec in &SPECS {
@@ -181,7 +183,7 @@ pub fn engine_defaults() -> String {
             text.push_str(&format!(
                 "{}, {}, {min}, {max}, {step}, {DEFAULT_R_END}\n",
                 spec.name,
-                spec.value(&defaults)
+                spec.value(&defaults, size)
             ));
         }
     }
@@ -194,7 +196,7 @@ mod tests {
 
     #[test]
     fn the_engine_defaults_read_back() {
-        let params = parse(&engine_defaults()).unwrap();
+        let params = parse(&engine_defaults(BoardSize::Eight)).unwrap();
         let lmr = params.iter().find(|p| p.name == "LMRBase").unwrap();
         let default = f64::from(lielow_engine::search::Params::default().lmr_base);
         assert_eq!(

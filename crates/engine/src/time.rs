@@ -8,7 +8,7 @@
 //! the hard deadline never plans more than a fraction of the clock, so a game is never lost on
 //! time by this engine.
 //!
-//! Pacing by how hard the move is ([`Pacing`], the development option `TimePacing`) is off:
+//! Pacing by how hard the move is (`Pacing`, the development option `TimePacing`) is off:
 //! against the fixed share at 2+0.02 (`scripts/option-sprt.sh` with `LIMIT="--tc 2+0.02"`,
 //! balanced books on 8x8, no time forfeits in either run) it measured -25.9 ± 36.2 (188 games,
 //! random plies) and -19.9 ± 36.7 (210 games), and on 9x9 +43.7 ± 44.8 (128): no gain shown on
@@ -48,9 +48,8 @@
 use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
-use crate::score::Score;
+use crate::search::Params;
 use lielow_rules::board::Side;
-use lielow_rules::moves::Move;
 
 /// Nodes between two reads of the clock and of the stop flag by the main thread (at several
 /// million nodes per second, well under a millisecond).
@@ -75,11 +74,6 @@ pub const CLOCK_MARGIN_MS: u64 = DEFAULT_MOVE_OVERHEAD_MS + CLOCK_SAFETY_MS;
 const MOVETIME_KEPT_FRACTION: u64 = 16;
 /// The hard deadline never exceeds remaining time / this.
 const HARD_FRACTION: u64 = 4;
-/// Of the remaining time, the soft deadline plans about 1 / this (plus most of the increment):
-/// the number of moves the clock is planned to last, without `movestogo`. The default of the
-/// development option `TimeMovesToGo` (`search::params`), where the search reads it from.
-pub const DEFAULT_MOVES_TO_GO: i32 = 25;
-
 /// Deadlines of one search, as durations from its start. `None`: no time limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
@@ -100,7 +94,7 @@ impl TimeBudget {
             limits,
             side,
             DEFAULT_MOVE_OVERHEAD_MS,
-            DEFAULT_MOVES_TO_GO as u64,
+            Params::default().time_moves_to_go as u64,
         )
     }
 
@@ -160,121 +154,21 @@ impl TimeBudget {
         self.hard.is_some_and(|hard| started.elapsed() >= hard)
     }
 
-    /// Whether to start another iteration, given the time the search has used so far, the
-    /// time the last iteration took, and `scale`: how much of the soft budget this move
-    /// deserves ([`Pacing::scale`]; 1: the planned share). The hard deadline bounds it.
-    pub fn next_iteration_fits(
-        &self,
-        elapsed: Duration,
-        last_iteration: Duration,
-        scale: f64,
-    ) -> bool {
+    /// Whether to start another iteration, given the time the search has used so far and the
+    /// time the last iteration took.
+    pub fn next_iteration_fits(&self, elapsed: Duration, last_iteration: Duration) -> bool {
         if self.fixed {
             // Nothing is saved by stopping early; an unfinished iteration can still improve on
             // the last move (its first root move is the last best one).
             return self.hard.is_none_or(|hard| elapsed < hard);
         }
-        if let Some(soft) = self.soft {
-            let scaled = soft.mul_f64(scale.max(0.0));
-            let soft = self.hard.map_or(scaled, |hard| scaled.min(hard));
-            if elapsed >= soft {
-                return false;
-            }
+        if self.soft.is_some_and(|soft| elapsed >= soft) {
+            return false;
         }
         // Each iteration has cost roughly twice the previous one (the effective branching
         // factor with good move ordering); do not start one that would cross the hard deadline.
         self.hard
             .is_none_or(|hard| elapsed + last_iteration * 2 <= hard)
-    }
-}
-
-/// The time manager's weights: how much a clear or a hard move moves the soft budget. All in
-/// hundredths (of the budget, or per centi-stack of score), development options of the search
-/// (`Pace*`, see `search::params`) so that SPSA can tune them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PacingWeights {
-    /// The budget's share when the best move has just changed, in hundredths.
-    pub stable_base: i32,
-    /// Taken off `stable_base` for each further iteration that kept the best move.
-    pub stable_step: i32,
-    /// The least share stability can bring the budget down to.
-    pub stable_min: i32,
-    /// Hundredths added per 10 centi-stacks the score fell below the earlier iterations'
-    /// average (taken off when it rose), within [`FALLING_RANGE`].
-    pub falling: i32,
-    /// The budget's share, in hundredths, when the best move took none of the nodes ...
-    pub effort_base: i32,
-    /// ... less this when it took all of them.
-    pub effort_factor: i32,
-}
-
-/// The range of the falling-score factor: a collapse never more than doubles the time, a rise
-/// never takes more than half of it away.
-pub const FALLING_RANGE: (f64, f64) = (0.5, 2.0);
-
-/// What the finished iterations of one search say about how hard its move is: whether the best
-/// move keeps changing, whether the score is falling, and how much of the search the best move
-/// took (a move that takes nearly every node is one the others cannot touch). Strong engines
-/// of other games pace their clocks with the same three signs.
-#[derive(Clone, Debug, Default)]
-pub struct Pacing {
-    best: Option<Move>,
-    /// Iterations since the best move last changed.
-    stable: u32,
-    /// The earlier iterations' scores, averaged (each new one weighs half).
-    average: Option<f64>,
-    /// The score of the last iteration.
-    score: i32,
-    /// The best move's share of the nodes, from 0 to 1.
-    effort: f64,
-}
-
-impl Pacing {
-    /// Takes in a finished iteration: its best move, its score and the share of the nodes
-    /// the best move took.
-    pub fn record(&mut self, best: Move, score: i32, effort: f64) {
-        if self.best.is_some() {
-            // An earlier iteration's score joins the average.
-            let previous = f64::from(self.score);
-            self.average = Some(
-                self.average
-                    .map_or(previous, |average| (average + previous) / 2.0),
-            );
-        }
-        if self.best == Some(best) {
-            self.stable += 1;
-        } else {
-            self.best = Some(best);
-            self.stable = 0;
-        }
-        self.score = score;
-        self.effort = effort.clamp(0.0, 1.0);
-    }
-
-    /// How much of the soft budget the move deserves (1: the planned share). Decided scores
-    /// (proofs) do not move it.
-    pub fn scale(&self, weights: &PacingWeights) -> f64 {
-        let Some(_) = self.best else { return 1.0 };
-        let stability = f64::from(
-            (weights.stable_base - weights.stable_step * self.stable as i32)
-                .max(weights.stable_min),
-        ) / 100.0;
-        let falling = match self.average {
-            Some(average)
-                if self.score.abs() < Score::MATE_BOUND
-                    && average.abs() < f64::from(Score::MATE_BOUND) =>
-            {
-                let drop = average - f64::from(self.score);
-                (1.0 + drop / 10.0 * f64::from(weights.falling) / 100.0)
-                    .clamp(FALLING_RANGE.0, FALLING_RANGE.1)
-            }
-            _ => 1.0,
-        };
-        let effort = (f64::from(weights.effort_base)
-            - f64::from(weights.effort_factor) * self.effort)
-            .max(1.0)
-            / 100.0;
-        stability * falling * effort
     }
 }
 
@@ -398,104 +292,26 @@ mod tests {
         assert_eq!(TimeBudget::new(&Limits::default(), Side::Blue).hard, None);
         let budget = TimeBudget::new(&limits, Side::Blue);
         assert!(budget.fixed);
-        assert!(budget.next_iteration_fits(
-            Duration::from_millis(100),
-            Duration::from_millis(60),
-            1.0
-        ));
-        assert!(!budget.next_iteration_fits(
-            Duration::from_millis(190),
-            Duration::from_millis(5),
-            1.0
-        ));
+        assert!(budget.next_iteration_fits(Duration::from_millis(100), Duration::from_millis(60)));
+        assert!(!budget.next_iteration_fits(Duration::from_millis(190), Duration::from_millis(5)));
         let with_clock = Limits {
             clock: clock(10_000, 0).clock,
             ..limits
         };
         let budget = TimeBudget::new(&with_clock, Side::Blue);
         assert!(!budget.fixed);
-        assert!(!budget.next_iteration_fits(
-            Duration::from_millis(100),
-            Duration::from_millis(60),
-            1.0
-        ));
-        assert!(budget.next_iteration_fits(
-            Duration::from_millis(10),
-            Duration::from_millis(5),
-            1.0
-        ));
-    }
-
-    const WEIGHTS: PacingWeights = PacingWeights {
-        stable_base: 130,
-        stable_step: 10,
-        stable_min: 60,
-        falling: 10,
-        effort_base: 150,
-        effort_factor: 80,
-    };
-
-    fn moves() -> (Move, Move) {
-        let position =
-            lielow_rules::position::Position::start(lielow_rules::board::BoardSize::Eight);
-        let list = position.legal_moves();
-        (list[0], list[1])
+        assert!(!budget.next_iteration_fits(Duration::from_millis(100), Duration::from_millis(60)));
+        assert!(budget.next_iteration_fits(Duration::from_millis(10), Duration::from_millis(5)));
     }
 
     #[test]
-    fn a_stable_best_move_that_takes_the_nodes_gets_less_time() {
-        let (one, _) = moves();
-        let mut pacing = Pacing::default();
-        assert_eq!(
-            pacing.scale(&WEIGHTS),
-            1.0,
-            "nothing known: the planned share"
-        );
-        pacing.record(one, 20, 0.5);
-        let fresh = pacing.scale(&WEIGHTS);
-        for _ in 0..10 {
-            pacing.record(one, 20, 0.95);
-        }
-        let settled = pacing.scale(&WEIGHTS);
-        assert!(settled < fresh, "{settled} {fresh}");
-        // The floor: stability's minimum times the effort's share at 95%.
-        assert!(
-            (settled - 0.60 * (1.50 - 0.80 * 0.95)).abs() < 1e-9,
-            "{settled}"
-        );
-    }
-
-    #[test]
-    fn a_changing_best_move_or_a_falling_score_gets_more_time() {
-        let (one, two) = moves();
-        let mut steady = Pacing::default();
-        let mut changing = Pacing::default();
-        let mut falling = Pacing::default();
-        for i in 0..6 {
-            steady.record(one, 10, 0.6);
-            changing.record(if i % 2 == 0 { one } else { two }, 10, 0.6);
-            falling.record(one, 10 - 30 * i, 0.6);
-        }
-        let steady = steady.scale(&WEIGHTS);
-        assert!(changing.scale(&WEIGHTS) > steady);
-        assert!(falling.scale(&WEIGHTS) > steady);
-        // A collapse is bounded: at most FALLING_RANGE.1 times the steady figure.
-        let mut collapse = Pacing::default();
-        for i in 0..6 {
-            collapse.record(one, -3000 * i, 0.6);
-        }
-        assert!(collapse.scale(&WEIGHTS) <= steady * FALLING_RANGE.1 + 1e-9);
-    }
-
-    #[test]
-    fn the_scaled_soft_budget_never_passes_the_hard_deadline() {
+    fn no_iteration_starts_past_the_soft_deadline() {
         let budget = TimeBudget::new(&clock(10_000, 0), Side::Blue);
         let soft = budget.soft.unwrap();
         let hard = budget.hard.unwrap();
         let just_past_soft = soft + Duration::from_millis(1);
-        assert!(!budget.next_iteration_fits(just_past_soft, Duration::ZERO, 1.0));
-        assert!(budget.next_iteration_fits(just_past_soft, Duration::ZERO, 1.5));
-        assert!(!budget.next_iteration_fits(soft.mul_f64(0.7), Duration::ZERO, 0.6));
-        assert!(!budget.next_iteration_fits(hard, Duration::ZERO, 100.0));
+        assert!(budget.next_iteration_fits(soft - Duration::from_millis(1), Duration::ZERO));
+        assert!(!budget.next_iteration_fits(just_past_soft, Duration::ZERO));
+        assert!(!budget.next_iteration_fits(hard, Duration::ZERO));
     }
 }

@@ -61,23 +61,6 @@ pub fn exchange(position: &Position, mv: Move) -> i32 {
     gains[0]
 }
 
-/// What the quiet move `mv` loses for the side to move once the opponent's best capture of the
-/// moved stack and every recapture are played out (0 when nothing can take it; never
-/// positive: the opponent need not capture). A bear-off is 0: it leaves nothing to take.
-pub fn quiet_exchange(position: &Position, mv: Move) -> i32 {
-    let Some(to) = mv.to() else { return 0 };
-    let them = position.side_to_move().opponent();
-    let after = position.play(mv);
-    if after.is_game_over() {
-        return 0;
-    }
-    let kings = [after.king(them), after.king(them.opponent())];
-    match least_valuable(&after, attacks::attackers(&after, them, to), &kings) {
-        Some(capturer) => (-exchange(&after, Move::new(capturer, to, true))).min(0),
-        None => 0,
-    }
-}
-
 /// The capturer to use next among `candidates`: not a king while another will do, and the
 /// tallest (its shrinking to height 1 costs least, even gains).
 fn least_valuable(
@@ -113,22 +96,6 @@ mod tests {
         // Blue b1 takes b2; red c3 (height 1) retakes diagonally.
         let gain = capture("8/8/8/8/8/2r15/1r16/1b11b14 b", "b1xb2");
         assert_eq!(gain, 0);
-    }
-
-    #[test]
-    fn a_quiet_move_onto_an_attacked_square_loses_the_stack_unless_defended() {
-        let quiet = |lfen: &str, text: &str| {
-            let position = Position::from_lfen(lfen).unwrap();
-            let mv = position.parse_move(text).unwrap();
-            quiet_exchange(&position, mv)
-        };
-        // b1 (height 1) steps to b2, where red b3 takes it; nothing of Blue's retakes.
-        assert_eq!(
-            quiet("r17/8/8/8/8/1r16/8/1b11b11b12 b", "b1-b2"),
-            -eval::capture_gain(1, 2)
-        );
-        // d1 steps to d2, attacked by nothing.
-        assert_eq!(quiet("r17/8/8/8/8/1r16/8/1b11b11b12 b", "d1-d2"), 0);
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //! | file | what |
 //! |---|---|
 //! | `node.rs` | a node (ply, depth, window, kind) and why a search unwinds |
-//! | `params.rs`, `params/` | the switches and tunable numbers (development options); their names, ranges and steps (`spec.rs`); a value read and checked (`setting.rs`) |
+//! | `params.rs`, `params/` | the switches and tunable numbers (development options), each declared once in `params.rs` (`declare.rs` generates the struct, defaults, specs and documentation table); a parameter by name (`spec.rs`); a value read and checked (`setting.rs`) |
 //! | `worker.rs` | one thread's state, node opening, table probe and store |
 //! | `worker/iterate.rs` | iterative deepening and aspiration (main thread) |
 //! | `worker/negamax.rs` | the main search of a node, its pruning and reductions |
@@ -27,7 +27,6 @@
 //! | `ordering.rs`, `pv.rs`, `exchange.rs` | move ordering, principal variation, static exchange |
 //! | `reductions.rs` | the late-move reduction table by depth and move number |
 //! | `report.rs` | what a search tells its caller |
-//! | `correction.rs` | correction history: the static evaluation corrected by structure |
 //! | `skill.rs` | weakened play: the levels, their depth, lines and the move they pick |
 //! | `settings.rs` | what a searcher is configured with, and why a setting is refused |
 //!
@@ -308,7 +307,6 @@
 //! tree: this engine reached those depths in 38.3M nodes against 85.3M on 8x8, 58.7M against
 //! 157.8M on 9x9.
 
-mod correction;
 mod exchange;
 mod node;
 mod ordering;

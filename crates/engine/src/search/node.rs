@@ -1,8 +1,6 @@
 //! What the search knows of the node it is in: where it is (ply), how far it looks (depth), the
 //! window, and whether it is on the principal variation; and why a search unwinds.
 
-use lielow_rules::moves::Move;
-
 /// The deepest ply a search reaches (main search and quiescence together).
 pub const MAX_PLY: usize = 128;
 
@@ -26,13 +24,6 @@ pub struct Node {
     pub alpha: i32,
     pub beta: i32,
     pub kind: NodeKind,
-    /// A move left out: the singular-extension search of the node without its table move.
-    /// Such a node neither reads nor writes the table (its result is not the node's).
-    pub excluded: Option<Move>,
-    /// An expected cut node: a null-window node whose parent expects it to fail high (the
-    /// reduced search of a late move, or the child of an expected all node). Its late moves
-    /// may be reduced more (`LMRCutNode`): one of its first moves should already cut.
-    pub cut: bool,
 }
 
 impl Node {
@@ -44,8 +35,6 @@ impl Node {
             alpha,
             beta,
             kind: NodeKind::Pv,
-            excluded: None,
-            cut: false,
         }
     }
 
@@ -55,9 +44,7 @@ impl Node {
     }
 
     /// The child reached by a move, searched `reduction` plies shallower than usual in the
-    /// window `-beta..-alpha` (negamax: the child's window is the parent's, negated). A
-    /// null-window child is expected to be a cut node where its parent is not, and the other
-    /// way round (a cut node's moves fail low: their children are all nodes).
+    /// window `-beta..-alpha` (negamax: the child's window is the parent's, negated).
     #[inline]
     pub fn child(&self, reduction: i32, alpha: i32, beta: i32) -> Node {
         let pv = beta - alpha > 1;
@@ -67,15 +54,7 @@ impl Node {
             alpha: -beta,
             beta: -alpha,
             kind: if pv { NodeKind::Pv } else { NodeKind::NonPv },
-            excluded: None,
-            cut: !pv && !self.cut,
         }
-    }
-
-    /// The same node, expected to be a cut node or not.
-    #[inline]
-    pub fn expecting_cut(self, cut: bool) -> Node {
-        Node { cut, ..self }
     }
 
     /// The child searched with a null window just above `alpha`.

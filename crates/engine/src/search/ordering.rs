@@ -53,12 +53,8 @@ pub struct MoveOrdering {
     /// plies before it (its landing square), so a reply learns what it answers. Shared like
     /// `history`.
     continuation: [Arc<[AtomicI16]>; 2],
-    /// `captures[side][from * 82 + landing]`: how often the capture cut off. Shared like
-    /// `history`.
-    captures: Arc<[AtomicI16]>,
-    /// Which of the tables above order the moves (`ContHistory`, `CaptureHistory`).
+    /// Whether the continuation tables order the moves (`ContHistory`).
     use_continuation: bool,
-    use_captures: bool,
 }
 
 /// Entries of one continuation table: the previous move's side and landing, then this move's
@@ -96,17 +92,14 @@ impl MoveOrdering {
             next: [None; MAX_PLY + 1],
             history: zeroed(2 * SQUARES * (SQUARES + 1)),
             continuation: [zeroed(CONTINUATION_ENTRIES), zeroed(CONTINUATION_ENTRIES)],
-            captures: zeroed(2 * SQUARES * (SQUARES + 1)),
             use_continuation: false,
-            use_captures: false,
         }
     }
 
-    /// Chooses the tables that order moves beyond the butterfly history (the search's
-    /// `ContHistory` and `CaptureHistory` switches).
-    pub fn use_tables(&mut self, continuation: bool, captures: bool) {
+    /// Whether the continuation histories order quiet moves beside the butterfly history (the
+    /// search's `ContHistory` switch).
+    pub fn use_continuation(&mut self, continuation: bool) {
         self.use_continuation = continuation;
-        self.use_captures = captures;
     }
 
     /// The ordering of another thread of the same searcher: its own lists and killers, this
@@ -119,21 +112,14 @@ impl MoveOrdering {
             next: [None; MAX_PLY + 1],
             history: Arc::clone(&self.history),
             continuation: self.continuation.clone(),
-            captures: Arc::clone(&self.captures),
             use_continuation: self.use_continuation,
-            use_captures: self.use_captures,
         }
     }
 
     /// Forgets what was learned (a new game).
     pub fn clear(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
-        let tables = [
-            &self.history,
-            &self.continuation[0],
-            &self.continuation[1],
-            &self.captures,
-        ];
+        let tables = [&self.history, &self.continuation[0], &self.continuation[1]];
         for table in tables {
             table.iter().for_each(|h| h.store(0, Ordering::Relaxed));
         }
@@ -244,23 +230,6 @@ impl MoveOrdering {
         }
     }
 
-    /// How often the capture `mv` cut off (0 unless `CaptureHistory` is on).
-    #[inline]
-    pub fn capture_history(&self, side: Side, mv: Move) -> i32 {
-        if !self.use_captures {
-            return 0;
-        }
-        i32::from(self.captures[MoveOrdering::history_index(side, mv)].load(Ordering::Relaxed))
-    }
-
-    /// Moves the capture history of `mv` by `bonus`.
-    #[inline]
-    pub fn update_capture(&mut self, side: Side, mv: Move, bonus: i32) {
-        if self.use_captures {
-            age_towards(&self.captures[MoveOrdering::history_index(side, mv)], bonus);
-        }
-    }
-
     /// Records a quiet move that cut off at `ply`.
     #[inline]
     pub fn add_killer(&mut self, ply: usize, mv: Move) {
@@ -292,10 +261,6 @@ impl MoveOrdering {
                 let exchange = 16 * position.height(to) as i32 - position.height(mv.from()) as i32;
                 if Some(to) == enemy_king {
                     KING_CAPTURE
-                } else if self.use_captures {
-                    // Victim and attacker first; the history (within +-4 attacker heights)
-                    // orders captures the heights rank alike.
-                    CAPTURE + exchange * (HISTORY_MAX / 4) + self.capture_history(us, mv)
                 } else {
                     CAPTURE + exchange
                 }

@@ -1,10 +1,16 @@
 //! The search's switches and tunable numbers, by name: what ablations and tuning change.
 //!
-//! [`Params::default`] is the engine as it plays. Every field is also a development option of
-//! the protocol (`setoption name <NAME> value <VALUE>`, see protocol.md), which `ugi` does not
-//! list, so that a measurement runs through `lielow match` and `scripts/sprt.sh` with
-//! `option.NAME=VALUE` instead of a program of its own. [`SPECS`] is that list: a name, a kind
-//! (switch or number with its range and tuning step) and the field it sets.
+//! Each parameter is declared once, below: its doc, option name, default (per board size where
+//! the best value differs), range and SPSA step. The [`Params`] struct, its [`Default`] (the
+//! engine as it plays), [`SPECS`] (what `setoption` and `lielow spsa --list` read) and the
+//! table in the documentation of [`Params`] are all generated from that declaration
+//! (`params/declare.rs`).
+//!
+//! Every field is also a development option of the protocol (`setoption name <NAME> value
+//! <VALUE>`, see protocol.md), which `ugi` does not list, so that a measurement runs through
+//! `lielow match` and `scripts/sprt.sh` with `option.NAME=VALUE` instead of a program of its
+//! own. A number with a default per board size ([`PerSize`]) is one option: setting it sets
+//! the value on both sizes.
 //!
 //! Every number of the search a tuner could move is here, none is a constant in the code. A
 //! number that a formula uses as a fraction is kept in hundredths (`LMRBase` 86 is 0.86), so
@@ -23,283 +29,138 @@
 //! aspiration window's doubling and the reduction's cap at `depth - 2` keep the search sound
 //! (every window eventually opens, every reduced search keeps a ply).
 
-use crate::time::PacingWeights;
-
+#[macro_use]
+mod declare;
 mod setting;
 mod spec;
 #[cfg(test)]
 mod tests;
 
-pub use setting::{parse_switch, ParamError, ParamSetting};
-pub use spec::{Access, ParamSpec, SPECS};
+use lielow_rules::board::BoardSize;
 
-/// Switches and numbers of the search.
+pub use setting::{parse_switch, ParamError, ParamSetting};
+pub use spec::{Access, NumberField, ParamSpec};
+
+/// A number whose best value differs by board size: one parameter, a value per size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Params {
-    /// Probe and store the transposition table.
-    pub tt: bool,
-    /// Quiescence search on captures at the leaves (else the static evaluation).
-    pub qsearch: bool,
-    /// Probe and store the table in quiescence too (with `tt`).
-    pub qsearch_tt: bool,
-    /// Quiescence plies that may try every move while the king is attacked (0: none).
-    pub evasion_plies: i32,
-    /// Quiescence plies that try every capture on 8x8; deeper, only recaptures on the square of
-    /// the last capture.
-    pub qsearch_full_plies: i32,
-    /// The same on 9x9, where crowded positions have the most captures.
-    pub qsearch_full_plies_9: i32,
-    /// Delta pruning in quiescence: skip a capture whose material gain plus `delta_margin`
-    /// cannot lift the static evaluation to alpha.
-    pub delta_pruning: bool,
-    /// What delta pruning allows a capture beyond its material gain (the positional terms it
-    /// changes: mobility, king safety, the crown).
-    pub delta_margin: i32,
-    /// In quiescence, skip a capture whose static exchange is below this (`-32000`: never).
-    pub exchange_threshold: i32,
-    /// Search one ply deeper while the side to move's king is attacked.
-    pub danger_extension: bool,
-    /// Late-move reductions of quiet moves.
-    pub lmr: bool,
-    /// History points worth one ply less (or more) of late-move reduction.
-    pub lmr_history_divisor: i32,
-    /// The late-move reduction's constant term, in hundredths of a ply: the reduction is
-    /// `lmr_base / 100 + ln(depth) * ln(move number) / (lmr_divisor / 100)`.
-    pub lmr_base: i32,
-    /// The divisor of the late-move reduction's logarithmic term, in hundredths.
-    pub lmr_divisor: i32,
-    /// The shallowest depth at which late moves are reduced (at least 2: a reduced search
-    /// keeps one ply).
-    pub lmr_min_depth: i32,
-    /// The first move number (from 0) that may be reduced.
-    pub lmr_min_index: i32,
-    /// More reduction at expected cut nodes, in 1024ths of a ply (added to the table's
-    /// 1024ths before they round to plies, `search::reductions`).
-    pub lmr_cut_node: i32,
-    /// Reverse futility pruning: far enough above beta near the leaves, the side to move keeps it.
-    pub reverse_futility: bool,
-    /// Reverse futility margin per ply of depth.
-    pub reverse_futility_margin: i32,
-    /// The deepest node reverse futility pruning may cut.
-    pub reverse_futility_depth: i32,
-    /// Futility pruning: skip quiet moves near the leaves when far below alpha.
-    pub futility: bool,
-    /// Futility margin per ply of depth.
-    pub futility_margin: i32,
-    /// The deepest node whose quiet moves futility pruning may skip.
-    pub futility_depth: i32,
-    /// Quiescence's first ply also searches the quiet moves that attack the enemy king (the
-    /// checks of chess): a threat the stand-pat cannot see.
-    pub qsearch_threats: bool,
-    /// Razoring: far enough below alpha near the leaves, only a capture can save the node, so
-    /// quiescence decides (the node fails low when it does).
-    pub razoring: bool,
-    /// Razoring margin per ply of depth.
-    pub razor_margin: i32,
-    /// The deepest node razoring may cut.
-    pub razor_depth: i32,
-    /// Aspiration windows around the previous iteration's score.
-    pub aspiration: bool,
-    /// The first half-width of an aspiration window.
-    pub aspiration_window: i32,
-    /// The first iteration searched in an aspiration window (shallower ones: the full window).
-    pub aspiration_min_depth: i32,
-    /// A window that has widened past this half-width is opened fully.
-    pub aspiration_limit: i32,
-    /// Null-move pruning: when passing still fails high at a reduced depth, so does the node.
-    pub null_move: bool,
-    /// The fewest stacks the side to move must have for null-move pruning (below, zugzwang
-    /// gets likelier).
-    pub null_move_min_stacks: i32,
-    /// The null move's reduction: `null_move_base + depth / null_move_divisor` plies.
-    pub null_move_base: i32,
-    /// The depth per extra ply of null-move reduction.
-    pub null_move_divisor: i32,
-    /// The shallowest node that tries a null move.
-    pub null_move_min_depth: i32,
-    /// The null move reduces one ply more per this much of the evaluation above beta (at most
-    /// `null_move_eval_max` more); 0: the reduction ignores the evaluation.
-    pub null_move_eval_divisor: i32,
-    /// The most plies [`Params::null_move_eval_divisor`] adds to the null move's reduction.
-    pub null_move_eval_max: i32,
-    /// Late move pruning: near the leaves, skip the quiet moves ordered after the first few.
-    pub late_move_pruning: bool,
-    /// The deepest node late move pruning acts at.
-    pub late_move_depth: i32,
-    /// Late move pruning searches `late_move_base + late_move_factor * depth^2` moves.
-    pub late_move_base: i32,
-    /// See `late_move_base`.
-    pub late_move_factor: i32,
-    /// Internal iterative reduction: one ply less where the table has no move.
-    pub iir: bool,
-    /// The shallowest node internal iterative reduction reduces (at least 2: it keeps a ply).
-    pub iir_min_depth: i32,
-    /// A cut-off's history bonus in hundredths of depth^2 (the tried quiet moves lose as much).
-    pub history_bonus: i32,
-    /// When every move of a node fails low, the opponent's quiet move that led to it gains this
-    /// many hundredths of a cut-off's history bonus (0: nothing), on 8x8.
-    pub history_prior: i32,
-    /// The same on 9x9.
-    pub history_prior_9: i32,
-    /// The network's output is rounded to a multiple of this (1: as it comes). Scores a few
-    /// centi-stacks apart are ties the network cannot tell apart, and coarser steps let the
-    /// search cut on them instead of re-searching for a 1-point gain.
-    pub eval_grain: i32,
-    /// Continuation histories (one and two plies back) in move ordering and reductions.
-    pub cont_history: bool,
-    /// Capture history in the ordering of captures.
-    pub capture_history: bool,
-    /// The improving flag (static evaluation above two plies before) in reverse futility,
-    /// late move pruning and reductions.
-    pub improving: bool,
-    /// Correction history: the static evaluation corrected by earlier searches' verdicts in
-    /// positions of the same structure (`search::correction`).
-    pub correction: bool,
-    /// Static-exchange pruning near the leaves: skip captures and quiet moves that lose
-    /// material once the exchange on their square is played out.
-    pub see_pruning: bool,
-    /// The deepest node static-exchange pruning acts at.
-    pub see_depth: i32,
-    /// A capture is skipped when its exchange is below `-see_capture_margin * depth`.
-    pub see_capture_margin: i32,
-    /// A quiet move is skipped when its exchange is below `-see_quiet_margin * depth`.
-    pub see_quiet_margin: i32,
-    /// Singular extensions: a table move that beats every other move by a margin at a reduced
-    /// depth is searched a ply deeper (two when by far; one less when another move also
-    /// reaches beta; a cut-off when even without it the node reaches beta).
-    pub singular: bool,
-    /// The shallowest node that tries a singular extension.
-    pub singular_depth: i32,
-    /// The margin below the table's score, in centi-stacks per ply of depth.
-    pub singular_margin: i32,
-    /// How much further below the margin a move must fall for two plies of extension.
-    pub singular_double: i32,
-    /// Late move pruning's move count when not improving, in hundredths of the count.
-    pub late_move_worsening: i32,
-    /// ProbCut: a node cut where a capture beats `beta + probcut_margin` at
-    /// `probcut_reduction` plies less (`worker/probcut.rs`).
-    pub probcut: bool,
-    /// How far above beta a capture's reduced search must reach for ProbCut.
-    pub probcut_margin: i32,
-    /// The shallowest node that tries ProbCut.
-    pub probcut_depth: i32,
-    /// How many plies shallower ProbCut's confirming search is.
-    pub probcut_reduction: i32,
-    /// The table's score in place of the static evaluation where its bound says the true
-    /// score lies beyond it ([`crate::tt::Entry::sharpen`]), for the pruning decisions and
-    /// quiescence's stand-pat.
-    pub tt_eval: bool,
-    /// Pace the clock by how hard the move is ([`crate::time::Pacing`]); off: every move gets
-    /// the planned share of the clock.
-    pub time_pacing: bool,
-    /// [`PacingWeights::stable_base`].
-    pub pace_stable_base: i32,
-    /// [`PacingWeights::stable_step`].
-    pub pace_stable_step: i32,
-    /// [`PacingWeights::stable_min`].
-    pub pace_stable_min: i32,
-    /// [`PacingWeights::falling`].
-    pub pace_falling: i32,
-    /// [`PacingWeights::effort_base`].
-    pub pace_effort_base: i32,
-    /// [`PacingWeights::effort_factor`].
-    pub pace_effort_factor: i32,
-    /// How many more moves a clock without `movestogo` is planned to last: the soft deadline
-    /// plans the remaining time over this ([`crate::time::DEFAULT_MOVES_TO_GO`]).
-    pub time_moves_to_go: i32,
+pub struct PerSize {
+    /// The value on 8x8.
+    pub eight: i32,
+    /// The value on 9x9.
+    pub nine: i32,
 }
 
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            tt: true,
-            qsearch: true,
-            qsearch_tt: true,
-            evasion_plies: 2,
-            qsearch_full_plies: 3,
-            qsearch_full_plies_9: 2,
-            delta_pruning: true,
-            delta_margin: 110,
-            exchange_threshold: -58,
-            danger_extension: true,
-            lmr: true,
-            lmr_history_divisor: 5934,
-            lmr_base: 83,
-            lmr_divisor: 169,
-            lmr_min_depth: 3,
-            lmr_min_index: 1,
-            lmr_cut_node: 0,
-            reverse_futility: true,
-            reverse_futility_margin: 70,
-            reverse_futility_depth: 3,
-            futility: false,
-            futility_margin: 120,
-            futility_depth: 2,
-            qsearch_threats: false,
-            razoring: false,
-            razor_margin: 200,
-            razor_depth: 2,
-            aspiration: true,
-            aspiration_window: 30,
-            aspiration_min_depth: 5,
-            aspiration_limit: 500,
-            null_move: true,
-            null_move_min_stacks: 4,
-            null_move_base: 2,
-            null_move_divisor: 4,
-            null_move_min_depth: 3,
-            null_move_eval_divisor: 0,
-            null_move_eval_max: 3,
-            late_move_pruning: true,
-            late_move_depth: 4,
-            late_move_base: 5,
-            late_move_factor: 4,
-            iir: true,
-            iir_min_depth: 4,
-            history_bonus: 102,
-            history_prior: 100,
-            history_prior_9: 0,
-            eval_grain: 1,
-            cont_history: true,
-            capture_history: false,
-            improving: true,
-            correction: false,
-            see_pruning: false,
-            singular: false,
-            singular_depth: 6,
-            singular_margin: 2,
-            singular_double: 20,
-            see_depth: 4,
-            see_capture_margin: 50,
-            see_quiet_margin: 40,
-            late_move_worsening: 60,
-            probcut: false,
-            probcut_margin: 100,
-            probcut_depth: 5,
-            probcut_reduction: 4,
-            tt_eval: true,
-            time_pacing: false,
-            pace_stable_base: 130,
-            pace_stable_step: 10,
-            pace_stable_min: 60,
-            pace_falling: 10,
-            pace_effort_base: 150,
-            pace_effort_factor: 80,
-            time_moves_to_go: crate::time::DEFAULT_MOVES_TO_GO,
+impl PerSize {
+    /// The same value on both sizes.
+    pub fn both(value: i32) -> PerSize {
+        PerSize {
+            eight: value,
+            nine: value,
+        }
+    }
+
+    /// The value on `size`.
+    #[inline]
+    pub fn on(self, size: BoardSize) -> i32 {
+        match size {
+            BoardSize::Eight => self.eight,
+            BoardSize::Nine => self.nine,
         }
     }
 }
 
-impl Params {
-    /// The time manager's weights, when it paces the clock.
-    pub fn pacing(&self) -> Option<PacingWeights> {
-        self.time_pacing.then_some(PacingWeights {
-            stable_base: self.pace_stable_base,
-            stable_step: self.pace_stable_step,
-            stable_min: self.pace_stable_min,
-            falling: self.pace_falling,
-            effort_base: self.pace_effort_base,
-            effort_factor: self.pace_effort_factor,
-        })
-    }
+declare_params! {
+    /// Probe and store the transposition table.
+    tt: switch("TT", true),
+    /// Quiescence search on captures at the leaves (else the static evaluation).
+    qsearch: switch("QSearch", true),
+    /// Probe and store the table in quiescence too (with `TT`).
+    qsearch_tt: switch("QSearchTT", true),
+    /// Quiescence plies that may try every move while the king is attacked (0: none).
+    evasion_plies: number("EvasionPlies", 2, 0, 16, 1),
+    /// Quiescence plies that try every capture; deeper, only recaptures on the square of the
+    /// last capture (fewer on 9x9, where crowded positions have the most captures).
+    qsearch_full_plies: per_size("QSearchFullPlies", 3, 2, 0, 128, 1),
+    /// Delta pruning in quiescence: skip a capture whose material gain plus `DeltaMargin`
+    /// cannot lift the static evaluation to alpha.
+    delta_pruning: switch("DeltaPruning", true),
+    /// What delta pruning allows a capture beyond its material gain (the positional terms it
+    /// changes: mobility, king safety, the crown).
+    delta_margin: number("DeltaMargin", 110, 0, 1000, 10),
+    /// In quiescence, skip a capture whose static exchange is below this (`-32000`: never).
+    exchange_threshold: number("ExchangeThreshold", -58, -32000, 1000, 10),
+    /// Search one ply deeper while the side to move's king is attacked.
+    danger_extension: switch("DangerExtension", true),
+    /// Late-move reductions of quiet moves.
+    lmr: switch("LMR", true),
+    /// History points worth one ply less (or more) of late-move reduction.
+    lmr_history_divisor: number("LMRHistoryDivisor", 5934, 100, 100_000, 500),
+    /// The late-move reduction's constant term, in hundredths of a ply: the reduction is
+    /// `LMRBase / 100 + ln(depth) * ln(move number) / (LMRDivisor / 100)`.
+    lmr_base: number("LMRBase", 83, -200, 400, 10),
+    /// The divisor of the late-move reduction's logarithmic term, in hundredths.
+    lmr_divisor: number("LMRDivisor", 169, 50, 1000, 15),
+    /// The shallowest depth at which late moves are reduced (at least 2: a reduced search
+    /// keeps one ply).
+    lmr_min_depth: number("LMRMinDepth", 3, 2, 64, 1),
+    /// The first move number (from 0) that may be reduced.
+    lmr_min_index: number("LMRMinIndex", 1, 1, 64, 1),
+    /// Reverse futility pruning: far enough above beta near the leaves, the side to move keeps
+    /// it.
+    reverse_futility: switch("ReverseFutility", true),
+    /// Reverse futility margin per ply of depth.
+    reverse_futility_margin: number("ReverseFutilityMargin", 70, 0, 1000, 8),
+    /// The deepest node reverse futility pruning may cut.
+    reverse_futility_depth: number("ReverseFutilityDepth", 3, 0, 64, 1),
+    /// Aspiration windows around the previous iteration's score.
+    aspiration: switch("Aspiration", true),
+    /// The first half-width of an aspiration window.
+    aspiration_window: number("AspirationWindow", 30, 1, 1000, 4),
+    /// The first iteration searched in an aspiration window (shallower ones: the full window).
+    aspiration_min_depth: number("AspirationMinDepth", 5, 1, 64, 1),
+    /// A window that has widened past this half-width is opened fully.
+    aspiration_limit: number("AspirationLimit", 500, 1, 32000, 50),
+    /// Null-move pruning: when passing still fails high at a reduced depth, so does the node.
+    null_move: switch("NullMove", true),
+    /// The fewest stacks the side to move must have for null-move pruning (below, zugzwang
+    /// gets likelier).
+    null_move_min_stacks: number("NullMoveMinStacks", 4, 0, 81, 1),
+    /// The null move's reduction: `NullMoveBase + depth / NullMoveDivisor` plies.
+    null_move_base: number("NullMoveBase", 2, 0, 64, 1),
+    /// The depth per extra ply of null-move reduction.
+    null_move_divisor: number("NullMoveDivisor", 4, 1, 64, 1),
+    /// The shallowest node that tries a null move.
+    null_move_min_depth: number("NullMoveMinDepth", 3, 1, 64, 1),
+    /// Late move pruning: near the leaves, skip the quiet moves ordered after the first few.
+    late_move_pruning: switch("LateMovePruning", true),
+    /// The deepest node late move pruning acts at.
+    late_move_depth: number("LateMoveDepth", 4, 0, 64, 1),
+    /// Late move pruning searches `LateMoveBase + LateMoveFactor * depth^2` moves.
+    late_move_base: number("LateMoveBase", 5, 0, 256, 1),
+    /// See `LateMoveBase`.
+    late_move_factor: number("LateMoveFactor", 4, 0, 64, 1),
+    /// Internal iterative reduction: one ply less where the table has no move.
+    iir: switch("IIR", true),
+    /// The shallowest node internal iterative reduction reduces (at least 2: it keeps a ply).
+    iir_min_depth: number("IIRMinDepth", 4, 2, 64, 1),
+    /// A cut-off's history bonus in hundredths of depth^2 (the tried quiet moves lose as much).
+    history_bonus: number("HistoryBonus", 102, 0, 1000, 10),
+    /// When every move of a node fails low, the opponent's quiet move that led to it gains this
+    /// many hundredths of a cut-off's history bonus (0: nothing).
+    history_prior: per_size("HistoryPrior", 100, 0, 0, 1000, 10),
+    /// Continuation histories (one and two plies back) in move ordering and reductions.
+    cont_history: switch("ContHistory", true),
+    /// The improving flag (static evaluation above two plies before) in reverse futility,
+    /// late move pruning and reductions.
+    improving: switch("Improving", true),
+    /// With `Improving`, late move pruning's move count when not improving, in hundredths of
+    /// the count.
+    late_move_worsening: number("LateMoveWorsening", 60, 10, 100, 5),
+    /// The table's score in place of the static evaluation where its bound says the true
+    /// score lies beyond it ([`crate::tt::Entry::sharpen`]), for the pruning decisions and
+    /// quiescence's stand-pat.
+    tt_eval: switch("TTEval", true),
+    /// How many more moves a clock without `movestogo` is planned to last: the soft deadline
+    /// plans the remaining time over this, plus three quarters of the increment.
+    time_moves_to_go: number("TimeMovesToGo", 25, 2, 100, 2),
 }

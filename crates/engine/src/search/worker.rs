@@ -3,20 +3,17 @@
 //!
 //! - `iterate.rs`: the main thread's iterative deepening and aspiration windows;
 //! - `negamax.rs`: the principal variation search of a node and its reductions and pruning;
-//! - `probcut.rs`: cutting a node on a capture that beats beta by a margin at a lower depth;
 //! - `quiescence.rs`: the capture search at the leaves, and what bounds it;
 //! - `splitting.rs`: sharing a node's moves with other threads, and the helpers' loop.
 
 mod iterate;
 mod negamax;
-mod probcut;
 mod quiescence;
 mod splitting;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::correction::CorrectionHistory;
 use super::node::{Node, Unwind, MAX_PLY};
 use super::ordering::MoveOrdering;
 use super::params::Params;
@@ -42,8 +39,6 @@ pub struct ThreadMemory {
     pv: PvTable,
     /// The network's hidden sums of the position at each ply of the current line.
     accumulators: AccumulatorStack,
-    /// Shared by every thread of the searcher, like the history.
-    correction: CorrectionHistory,
     /// The late-move reductions for the search's `LMRBase` and `LMRDivisor`.
     reductions: Reductions,
 }
@@ -54,7 +49,6 @@ impl Default for ThreadMemory {
             ordering: MoveOrdering::default(),
             pv: PvTable::default(),
             accumulators: AccumulatorStack::new(MAX_PLY + 1),
-            correction: CorrectionHistory::default(),
             reductions: Reductions::default(),
         }
     }
@@ -67,7 +61,6 @@ impl ThreadMemory {
             ordering: self.ordering.sharing_history(),
             pv: PvTable::new(),
             accumulators: AccumulatorStack::new(MAX_PLY + 1),
-            correction: self.correction.clone(),
             reductions: Reductions::default(),
         }
     }
@@ -75,7 +68,6 @@ impl ThreadMemory {
     /// Forgets what was learned (a new game).
     pub fn clear(&mut self) {
         self.ordering.clear();
-        self.correction.clear();
     }
 }
 
@@ -100,7 +92,6 @@ pub struct Worker<'a> {
     /// The network's sums of the position at each ply, computed where a score is read (kept
     /// only with a network).
     accumulators: &'a mut AccumulatorStack,
-    correction: &'a CorrectionHistory,
     reductions: &'a Reductions,
     tt: &'a TranspositionTable,
     shared: &'a Shared<'a>,
@@ -138,9 +129,6 @@ pub struct Worker<'a> {
     /// Root moves left out of the MultiPV line being searched (the first moves of the lines
     /// before it).
     root_excluded: Vec<Move>,
-    /// The nodes this thread spent on each root move it searched, over the whole search: how
-    /// much of the effort the best move took tells the time manager how clear the choice is.
-    root_effort: Vec<(Move, u64)>,
     /// The main thread's reporting path (`None` for helpers).
     reporter: Option<&'a mut Reporter<'a>>,
     /// The depth of the main thread's iteration, for the root move reports.
@@ -182,16 +170,13 @@ impl<'a> Worker<'a> {
         params: Params,
         main: Option<MainDuties>,
     ) -> Worker<'a> {
-        memory
-            .ordering
-            .use_tables(params.cont_history, params.capture_history);
+        memory.ordering.use_continuation(params.cont_history);
         memory.reductions.prepare(&params);
         Worker {
             ordering: &mut memory.ordering,
             pv: &mut memory.pv,
             network,
             accumulators: &mut memory.accumulators,
-            correction: &memory.correction,
             reductions: &memory.reductions,
             tt,
             shared,
@@ -210,7 +195,6 @@ impl<'a> Worker<'a> {
             mate_goal: None,
             multipv: 1,
             root_excluded: Vec::new(),
-            root_effort: Vec::new(),
             ponder_signal: None,
             reporter: None,
             iteration_depth: 0,
@@ -243,24 +227,6 @@ impl<'a> Worker<'a> {
             mv,
             number,
         }));
-    }
-
-    /// Counts `nodes` spent at the root on `mv` (see `root_effort`).
-    fn add_root_effort(&mut self, mv: Move, nodes: u64) {
-        match self.root_effort.iter_mut().find(|(known, _)| *known == mv) {
-            Some((_, total)) => *total += nodes,
-            None => self.root_effort.push((mv, nodes)),
-        }
-    }
-
-    /// The share of this thread's nodes that went into `mv` at the root, from 0 to 1.
-    fn root_effort_share(&self, mv: Move) -> f64 {
-        let spent = self
-            .root_effort
-            .iter()
-            .find(|(known, _)| *known == mv)
-            .map_or(0, |(_, nodes)| *nodes);
-        spent as f64 / self.nodes.max(1) as f64
     }
 
     /// Main thread: the search ponders until `signal` is set; the time budget counts from then.
@@ -455,11 +421,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn evaluate(&mut self, position: &Position, ply: usize) -> i32 {
         match self.network {
-            Some(network) => {
-                let value = self.accumulators.evaluate(network, position, ply);
-                let grain = self.params.eval_grain;
-                (value + grain / 2).div_euclid(grain) * grain
-            }
+            Some(network) => self.accumulators.evaluate(network, position, ply),
             None => eval::evaluate(position),
         }
     }
@@ -468,17 +430,6 @@ impl<'a> Worker<'a> {
     #[inline]
     fn static_eval(&mut self, position: &Position, ply: usize, entry: Option<Entry>) -> i32 {
         entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval)
-    }
-
-    /// `raw`, a static evaluation of `position`, with the correction history's correction when
-    /// it is on (`Correction`). The table keeps the raw value.
-    #[inline]
-    fn corrected(&self, position: &Position, raw: i32) -> i32 {
-        if self.params.correction {
-            self.correction.correct(position, raw)
-        } else {
-            raw
-        }
     }
 
     /// The evaluation the pruning decisions weigh: `static_eval`, sharpened by the table's

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::spec::ParamSpec;
+use super::spec::{NumberField, ParamSpec};
 use super::Params;
 
 /// Why a value was refused for a parameter (and, in `ugi`, for any option): the one owner of
@@ -57,7 +57,7 @@ pub struct ParamSetting {
 #[derive(Clone, Copy)]
 pub(super) enum ParamValue {
     Switch(fn(&mut Params) -> &mut bool, bool),
-    Number(fn(&mut Params) -> &mut i32, i32),
+    Number(NumberField, i32),
 }
 
 impl ParamSetting {
@@ -75,7 +75,7 @@ impl ParamSetting {
     pub fn apply(&self, params: &mut Params) {
         match self.value {
             ParamValue::Switch(field, value) => *field(params) = value,
-            ParamValue::Number(field, value) => *field(params) = value,
+            ParamValue::Number(field, value) => field.set(params, value),
         }
     }
 }

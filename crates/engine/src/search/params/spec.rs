@@ -1,8 +1,11 @@
 //! The parameters by name: each one's option name, kind of value, range and tuning step, and
-//! the field of [`Params`] it sets.
+//! the field of [`Params`] it sets. [`SPECS`](super::SPECS) itself is generated from the
+//! declaration in `params.rs`.
+
+use lielow_rules::board::BoardSize;
 
 use super::setting::{parse_switch, ParamError, ParamSetting, ParamValue};
-use super::Params;
+use super::{Params, PerSize, SPECS};
 
 /// What kind of value a parameter takes.
 #[derive(Clone, Copy)]
@@ -12,7 +15,7 @@ pub enum Access {
     /// An integer in `min..=max` (a UCI `spin` option).
     Number {
         /// The field it sets.
-        field: fn(&mut Params) -> &mut i32,
+        field: NumberField,
         /// The smallest value accepted.
         min: i32,
         /// The largest value accepted.
@@ -20,6 +23,34 @@ pub enum Access {
         /// The SPSA perturbation at the end of a run (`c_end`), in the parameter's units.
         step: i32,
     },
+}
+
+/// The field a number sets.
+#[derive(Clone, Copy)]
+pub enum NumberField {
+    /// One value for both board sizes.
+    Shared(fn(&mut Params) -> &mut i32),
+    /// A value per board size; setting the parameter sets both.
+    PerSize(fn(&mut Params) -> &mut PerSize),
+}
+
+impl NumberField {
+    /// The value in `params` on `size`.
+    pub fn get(self, params: &Params, size: BoardSize) -> i32 {
+        let mut copy = *params;
+        match self {
+            NumberField::Shared(field) => *field(&mut copy),
+            NumberField::PerSize(field) => field(&mut copy).on(size),
+        }
+    }
+
+    /// Sets the value in `params` (on both sizes).
+    pub fn set(self, params: &mut Params, value: i32) {
+        match self {
+            NumberField::Shared(field) => *field(params) = value,
+            NumberField::PerSize(field) => *field(params) = PerSize::both(value),
+        }
+    }
 }
 
 /// One named parameter.
@@ -31,117 +62,6 @@ pub struct ParamSpec {
     pub access: Access,
 }
 
-macro_rules! switch {
-    ($name:literal, $field:ident) => {
-        ParamSpec {
-            name: $name,
-            access: Access::Switch({
-                fn field(params: &mut Params) -> &mut bool {
-                    &mut params.$field
-                }
-                field
-            }),
-        }
-    };
-}
-
-macro_rules! number {
-    ($name:literal, $field:ident, $min:expr, $max:expr, $step:expr) => {
-        ParamSpec {
-            name: $name,
-            access: Access::Number {
-                field: {
-                    fn field(params: &mut Params) -> &mut i32 {
-                        &mut params.$field
-                    }
-                    field
-                },
-                min: $min,
-                max: $max,
-                step: $step,
-            },
-        }
-    };
-}
-
-/// Every parameter, by option name: numbers with their range and SPSA step.
-pub const SPECS: [ParamSpec; 74] = [
-    switch!("TT", tt),
-    switch!("QSearch", qsearch),
-    switch!("QSearchTT", qsearch_tt),
-    number!("EvasionPlies", evasion_plies, 0, 16, 1),
-    number!("QSearchFullPlies", qsearch_full_plies, 0, 128, 1),
-    number!("QSearchFullPlies9", qsearch_full_plies_9, 0, 128, 1),
-    switch!("DeltaPruning", delta_pruning),
-    number!("DeltaMargin", delta_margin, 0, 1000, 10),
-    number!("ExchangeThreshold", exchange_threshold, -32000, 1000, 10),
-    switch!("DangerExtension", danger_extension),
-    switch!("LMR", lmr),
-    number!("LMRHistoryDivisor", lmr_history_divisor, 100, 100_000, 500),
-    number!("LMRBase", lmr_base, -200, 400, 10),
-    number!("LMRDivisor", lmr_divisor, 50, 1000, 15),
-    number!("LMRMinDepth", lmr_min_depth, 2, 64, 1),
-    number!("LMRMinIndex", lmr_min_index, 1, 64, 1),
-    number!("LMRCutNode", lmr_cut_node, 0, 4096, 128),
-    switch!("ReverseFutility", reverse_futility),
-    number!("ReverseFutilityMargin", reverse_futility_margin, 0, 1000, 8),
-    number!("ReverseFutilityDepth", reverse_futility_depth, 0, 64, 1),
-    switch!("Futility", futility),
-    number!("FutilityMargin", futility_margin, 0, 1000, 10),
-    number!("FutilityDepth", futility_depth, 0, 64, 1),
-    switch!("QSearchThreats", qsearch_threats),
-    switch!("Razoring", razoring),
-    number!("RazorMargin", razor_margin, 0, 2000, 16),
-    number!("RazorDepth", razor_depth, 1, 64, 1),
-    switch!("Aspiration", aspiration),
-    number!("AspirationWindow", aspiration_window, 1, 1000, 4),
-    number!("AspirationMinDepth", aspiration_min_depth, 1, 64, 1),
-    number!("AspirationLimit", aspiration_limit, 1, 32000, 50),
-    switch!("NullMove", null_move),
-    number!("NullMoveMinStacks", null_move_min_stacks, 0, 81, 1),
-    number!("NullMoveBase", null_move_base, 0, 64, 1),
-    number!("NullMoveDivisor", null_move_divisor, 1, 64, 1),
-    number!("NullMoveMinDepth", null_move_min_depth, 1, 64, 1),
-    number!("NullMoveEvalDivisor", null_move_eval_divisor, 0, 2000, 16),
-    number!("NullMoveEvalMax", null_move_eval_max, 0, 16, 1),
-    switch!("LateMovePruning", late_move_pruning),
-    number!("LateMoveDepth", late_move_depth, 0, 64, 1),
-    number!("LateMoveBase", late_move_base, 0, 256, 1),
-    number!("LateMoveFactor", late_move_factor, 0, 64, 1),
-    switch!("IIR", iir),
-    number!("IIRMinDepth", iir_min_depth, 2, 64, 1),
-    number!("HistoryBonus", history_bonus, 0, 1000, 10),
-    number!("HistoryPrior", history_prior, 0, 1000, 10),
-    number!("HistoryPrior9", history_prior_9, 0, 1000, 10),
-    number!("EvalGrain", eval_grain, 1, 32, 1),
-    switch!("ContHistory", cont_history),
-    switch!("CaptureHistory", capture_history),
-    switch!("Improving", improving),
-    switch!("Correction", correction),
-    switch!("SeePruning", see_pruning),
-    switch!("Singular", singular),
-    number!("SingularDepth", singular_depth, 2, 64, 1),
-    number!("SingularMargin", singular_margin, 0, 100, 1),
-    number!("SingularDouble", singular_double, 0, 1000, 4),
-    number!("SeeDepth", see_depth, 0, 64, 1),
-    number!("SeeCaptureMargin", see_capture_margin, 0, 1000, 8),
-    number!("SeeQuietMargin", see_quiet_margin, 0, 1000, 8),
-    number!("LateMoveWorsening", late_move_worsening, 10, 100, 5),
-    switch!("ProbCut", probcut),
-    number!("ProbCutMargin", probcut_margin, 0, 1000, 10),
-    number!("ProbCutDepth", probcut_depth, 2, 64, 1),
-    number!("ProbCutReduction", probcut_reduction, 1, 16, 1),
-    switch!("TTEval", tt_eval),
-    switch!("TimePacing", time_pacing),
-    number!("PaceStableBase", pace_stable_base, 10, 400, 8),
-    number!("PaceStableStep", pace_stable_step, 0, 100, 2),
-    number!("PaceStableMin", pace_stable_min, 10, 400, 5),
-    number!("PaceFalling", pace_falling, 0, 100, 2),
-    number!("PaceEffortBase", pace_effort_base, 10, 400, 8),
-    number!("PaceEffortFactor", pace_effort_factor, 0, 400, 8),
-    number!("TimeMovesToGo", time_moves_to_go, 2, 100, 2),
-];
-
 impl ParamSpec {
     /// The parameter called `name` (case-insensitive).
     pub fn find(name: &str) -> Option<&'static ParamSpec> {
@@ -150,12 +70,11 @@ impl ParamSpec {
             .find(|spec| spec.name.eq_ignore_ascii_case(name))
     }
 
-    /// The value's text in `params`, as `setoption` takes it.
-    pub fn value(&self, params: &Params) -> String {
-        let mut copy = *params;
+    /// The value's text in `params` on `size`, as `setoption` takes it.
+    pub fn value(&self, params: &Params, size: BoardSize) -> String {
         match self.access {
-            Access::Switch(field) => field(&mut copy).to_string(),
-            Access::Number { field, .. } => field(&mut copy).to_string(),
+            Access::Switch(field) => field(&mut params.clone()).to_string(),
+            Access::Number { field, .. } => field.get(params, size).to_string(),
         }
     }
 

@@ -2,6 +2,8 @@
 
 use super::*;
 
+const SIZES: [BoardSize; 2] = [BoardSize::Eight, BoardSize::Nine];
+
 #[test]
 fn every_field_has_one_name_and_defaults_are_in_range() {
     let defaults = Params::default();
@@ -9,11 +11,29 @@ fn every_field_has_one_name_and_defaults_are_in_range() {
         assert!(SPECS[..i]
             .iter()
             .all(|other| !other.name.eq_ignore_ascii_case(spec.name)));
-        let mut params = defaults;
-        spec.parse(&spec.value(&defaults))
-            .unwrap()
-            .apply(&mut params);
-        assert_eq!(params, defaults, "{}", spec.name);
+        // A parameter's value on one size, set, reads back on that size; a switch or a number
+        // shared by both sizes leaves the whole struct as it was.
+        for size in SIZES {
+            let mut params = defaults;
+            spec.parse(&spec.value(&defaults, size))
+                .unwrap()
+                .apply(&mut params);
+            assert_eq!(
+                spec.value(&params, size),
+                spec.value(&defaults, size),
+                "{}",
+                spec.name
+            );
+            if !matches!(
+                spec.access,
+                Access::Number {
+                    field: NumberField::PerSize(_),
+                    ..
+                }
+            ) {
+                assert_eq!(params, defaults, "{}", spec.name);
+            }
+        }
     }
     // Each spec sets its own field: changing one changes the struct.
     for spec in &SPECS {
@@ -23,7 +43,7 @@ fn every_field_has_one_name_and_defaults_are_in_range() {
             Access::Number {
                 field, min, max, ..
             } => {
-                let value = *field(&mut params.clone());
+                let value = field.get(&params, BoardSize::Eight);
                 if value == max { min } else { value + 1 }.to_string()
             }
         };
@@ -45,11 +65,36 @@ fn every_number_has_a_tuning_step_inside_its_range() {
             step,
         } = spec.access
         {
-            let value = *field(&mut defaults.clone());
-            assert!((min..=max).contains(&value), "{}", spec.name);
+            for size in SIZES {
+                let value = field.get(&defaults, size);
+                assert!((min..=max).contains(&value), "{}", spec.name);
+            }
             assert!(step >= 1 && step <= (max - min) / 2, "{}", spec.name);
         }
     }
+}
+
+/// A number with a default per board size is one option: its defaults differ by size, and a
+/// value set applies to both.
+#[test]
+fn a_per_size_number_has_two_defaults_and_one_value_once_set() {
+    let mut params = Params::default();
+    assert_eq!(params.qsearch_full_plies, PerSize { eight: 3, nine: 2 });
+    assert_eq!(
+        params.history_prior,
+        PerSize {
+            eight: 100,
+            nine: 0
+        }
+    );
+    params.set("QSearchFullPlies", "5").unwrap();
+    for size in SIZES {
+        assert_eq!(params.qsearch_full_plies.on(size), 5);
+    }
+    assert_eq!(
+        params.set("QSearchFullPlies9", "5"),
+        Err(ParamError::UnknownName)
+    );
 }
 
 #[test]
@@ -66,5 +111,5 @@ fn bad_values_are_refused_and_change_nothing() {
     params.set("lmr", "FALSE").unwrap();
     params.set("qsearchfullplies", "7").unwrap();
     assert!(!params.lmr);
-    assert_eq!(params.qsearch_full_plies, 7);
+    assert_eq!(params.qsearch_full_plies, PerSize::both(7));
 }

@@ -1,18 +1,14 @@
 //! The principal variation search of one node: table cut-offs, the danger extension, internal
-//! iterative reduction, reverse futility, razoring, null move, ProbCut (`probcut.rs`), late
-//! move pruning and reductions, and the
+//! iterative reduction, reverse futility, null move, late move pruning and reductions, and the
 //! moves searched in order (shared with other threads once the first is done).
 
 use arrayvec::ArrayVec;
 
 use super::{in_danger, Outcome, Worker};
 use crate::score::Score;
-use crate::search::exchange;
 use crate::search::node::Node;
-use crate::search::params::Params;
-use crate::search::reductions::PLY;
-use crate::tt::Bound;
-use lielow_rules::board::{BoardSize, Side};
+use crate::tt::Entry;
+use lielow_rules::board::Side;
 use lielow_rules::movegen::Kind;
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
@@ -22,24 +18,27 @@ const INF: i32 = Score::INFINITE;
 /// How many quiet moves a node remembers having tried (to take history from them on a cut-off).
 const QUIETS_REMEMBERED: usize = 64;
 
-/// How many moves are searched at `depth` before late move pruning skips quiet ones
-/// (`LateMoveBase + LateMoveFactor * depth^2`).
-#[inline]
-fn late_move_count(params: &Params, depth: i32) -> usize {
-    (params.late_move_base + params.late_move_factor * depth * depth).max(0) as usize
+/// What the moves loop of a node knows before it starts.
+struct MovesLoop {
+    /// How many moves the node has.
+    count: usize,
+    /// The side to move's king is attacked.
+    in_danger: bool,
+    /// Late move pruning skips the quiet moves from this index on (near the leaves).
+    late_moves: usize,
 }
 
-/// What the singular-extension search says of a node's table move.
-enum Singular {
-    /// Plies more (or, negative, fewer) for the table move.
-    Extend(i32),
-    /// The node reaches beta even without it: its score.
-    CutOff(i32),
+/// What the moves loop found: the best score and the move that raised alpha, if any.
+struct Best {
+    score: i32,
+    mv: Option<Move>,
 }
 
 impl Worker<'_> {
-    /// Negamax principal variation search of `position` at `node`.
+    /// Negamax principal variation search of `position` at `node`, in numbered steps laid out
+    /// as Stockfish's search lays out its own.
     pub fn negamax(&mut self, position: &Position, mut node: Node) -> i32 {
+        // Step 1. At the horizon, quiescence; a node that needs no move is settled at once.
         if node.depth <= 0 {
             return self.qsearch(position, node, 0, None);
         }
@@ -47,235 +46,237 @@ impl Worker<'_> {
         if let Some(score) = self.open_node(position, ply, false) {
             return score;
         }
-        let us = position.side_to_move();
-        if ply > 0 {
-            // No result here can beat a win next move or lose faster than on this move.
-            node.alpha = node.alpha.max(Score::loss_in(ply as i32).0);
-            node.beta = node.beta.min(Score::win_in(ply as i32 + 1).0);
-            if node.alpha >= node.beta {
-                return node.alpha;
-            }
+
+        // Step 2. Mate distance pruning.
+        if let Some(score) = mate_distance_pruning(&mut node) {
+            return score;
         }
 
+        // Step 3. Transposition table lookup: a deep enough entry cuts off a non-PV node.
         let key = position.key();
-        let excluding = node.excluded.is_some();
         let entry = self.probe(key, ply);
-        if let (Some(entry), false) = (entry, excluding) {
+        if let Some(entry) = entry {
             if !node.is_pv() && entry.depth >= node.depth && entry.cuts_off(node.alpha, node.beta) {
                 return entry.score;
             }
         }
-        let tt_move = if ply == 0 && self.root_move.is_some() {
-            self.root_move
-        } else {
-            entry.and_then(|e| e.best_move)
-        };
-        let in_danger = in_danger(position);
-        let raw_eval = self.static_eval(position, ply, entry);
-        let static_eval = self.corrected(position, raw_eval);
-        self.evals[ply] = (!in_danger).then_some(static_eval);
-        // What the pruning decisions below weigh: the static evaluation, sharpened by the
-        // table's score (`TTEval`); the improving flag keeps comparing static evaluations.
-        let eval = self.pruning_eval(entry.filter(|_| !excluding), static_eval);
-        let improving = self.params.improving && self.improving(ply);
-        if in_danger && self.params.danger_extension {
-            node.depth += 1;
-        }
-        // Internal iterative reduction: with no table move the ordering is a guess, and a
-        // shallower search both costs less and leaves a move for the next visit.
-        if self.params.iir
-            && !excluding
-            && node.depth >= self.params.iir_min_depth
-            && tt_move.is_none()
-        {
-            node.depth -= 1;
-        }
-        let depth = node.depth;
+        let tt_move = self.tt_move(ply, entry);
 
-        // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
-        if self.params.reverse_futility
-            && !excluding
-            && !node.is_pv()
-            && !in_danger
-            && depth <= self.params.reverse_futility_depth
-            && node.beta.abs() < Score::MATE_BOUND
-            && eval - self.params.reverse_futility_margin * (depth - i32::from(improving))
-                >= node.beta
-        {
+        // Step 4. Static evaluation, and what the pruning decisions weigh: the static
+        // evaluation sharpened by the table's score (`TTEval`); the improving flag keeps
+        // comparing static evaluations.
+        let in_danger = in_danger(position);
+        let static_eval = self.static_eval(position, ply, entry);
+        self.evals[ply] = (!in_danger).then_some(static_eval);
+        let eval = self.pruning_eval(entry, static_eval);
+        let improving = self.params.improving && self.improving(ply);
+
+        // Step 5. Danger extension and internal iterative reduction.
+        node.depth = self.adjusted_depth(node.depth, in_danger, tt_move.is_some());
+
+        // Step 6. Reverse futility pruning.
+        if self.reverse_futility(node, in_danger, eval, improving) {
             return eval;
         }
 
-        if let Some(score) = self.razor(position, node, in_danger || excluding, eval) {
+        // Step 7. Null move pruning.
+        if let Some(score) = self.null_move(position, node, in_danger, eval) {
             return score;
         }
-        if !excluding {
-            if let Some(score) = self.null_move(position, node, in_danger, eval) {
-                return score;
-            }
+
+        // Step 8. Generate and order the moves.
+        let count = self.generate_moves(position, ply, tt_move);
+        if count == 0 {
+            // Only a side without stacks has no move, and `winner` caught that.
+            return Score::loss_in(ply as i32).0;
         }
-        if let Some(score) = self.probcut(position, node, entry, in_danger, (raw_eval, static_eval))
-        {
-            return score;
-        }
-        let extension = match self.singular_extension(position, node, entry, tt_move) {
-            Singular::Extend(plies) => plies,
-            Singular::CutOff(score) => return score,
+
+        // Step 9. The moves loop.
+        let alpha_on_entry = node.alpha;
+        let moves = MovesLoop {
+            count,
+            in_danger,
+            late_moves: self.late_moves(node.depth, improving),
+        };
+        let Some(best) = self.search_moves(position, &mut node, &moves) else {
+            return 0;
         };
 
+        // Step 10. A node where every move failed low rewards the move that led to it; the
+        // result goes to the table.
+        if best.mv.is_none() {
+            self.reward_prior_move(position, ply, node.depth);
+        }
+        let outcome = Outcome::at(&node, alpha_on_entry, best.score, best.mv);
+        self.store(key, ply, node.depth, outcome, static_eval);
+        best.score
+    }
+
+    /// The move to search first: at the root the last iteration's best move, else the
+    /// table's.
+    #[inline]
+    fn tt_move(&self, ply: usize, entry: Option<Entry>) -> Option<Move> {
+        if ply == 0 && self.root_move.is_some() {
+            self.root_move
+        } else {
+            entry.and_then(|e| e.best_move)
+        }
+    }
+
+    /// The depth a node is searched to: a ply more while the king is attacked (the danger
+    /// extension); a ply less without a table move (internal iterative reduction: the ordering
+    /// is a guess, and a shallower search both costs less and leaves a move for the next
+    /// visit).
+    #[inline]
+    fn adjusted_depth(&self, mut depth: i32, in_danger: bool, has_tt_move: bool) -> i32 {
+        if in_danger && self.params.danger_extension {
+            depth += 1;
+        }
+        if self.params.iir && depth >= self.params.iir_min_depth && !has_tt_move {
+            depth -= 1;
+        }
+        depth
+    }
+
+    /// Reverse futility: whether a node off the principal variation near the leaves is far
+    /// enough above beta for the side to move to keep it.
+    #[inline]
+    fn reverse_futility(&self, node: Node, in_danger: bool, eval: i32, improving: bool) -> bool {
+        self.params.reverse_futility
+            && !node.is_pv()
+            && !in_danger
+            && node.depth <= self.params.reverse_futility_depth
+            && node.beta.abs() < Score::MATE_BOUND
+            && eval - self.params.reverse_futility_margin * (node.depth - i32::from(improving))
+                >= node.beta
+    }
+
+    /// Generates and orders the moves of the node at `ply` (at the root, only those
+    /// `searchmoves` and the earlier MultiPV lines leave); returns how many there are.
+    #[inline]
+    fn generate_moves(&mut self, position: &Position, ply: usize, tt_move: Option<Move>) -> usize {
         let (only, excluded): (&[Move], &[Move]) = if ply == 0 {
             (self.root_moves, &self.root_excluded)
         } else {
             (&[], &[])
         };
         let previous = self.previous_moves(ply);
-        let count = self.ordering.generate_among(
-            position,
-            ply,
-            Kind::All,
-            tt_move,
-            previous,
-            only,
-            excluded,
-        );
-        let late_moves = if self.params.improving && !improving {
-            late_move_count(&self.params, depth) * self.params.late_move_worsening as usize / 100
-        } else {
-            late_move_count(&self.params, depth)
-        };
-        if count == 0 {
-            // Only a side without stacks has no move, and `winner` caught that.
-            return Score::loss_in(ply as i32).0;
-        }
+        self.ordering
+            .generate_among(position, ply, Kind::All, tt_move, previous, only, excluded)
+    }
 
-        let alpha_on_entry = node.alpha;
-        let mut best_score = -INF;
-        let mut best_move = None;
+    /// How many moves are searched at `depth` before late move pruning skips quiet ones
+    /// (`LateMoveBase + LateMoveFactor * depth^2`, `LateMoveWorsening` hundredths of that
+    /// when not improving).
+    #[inline]
+    fn late_moves(&self, depth: i32, improving: bool) -> usize {
+        let params = &self.params;
+        let count =
+            (params.late_move_base + params.late_move_factor * depth * depth).max(0) as usize;
+        if params.improving && !improving {
+            count * params.late_move_worsening as usize / 100
+        } else {
+            count
+        }
+    }
+
+    /// Searches the moves of `node` in order, raising its alpha, until one cuts off or every
+    /// move is done (shared with idle helpers once the first is: `splitting.rs`). `None`: the
+    /// thread must unwind.
+    fn search_moves(
+        &mut self,
+        position: &Position,
+        node: &mut Node,
+        moves: &MovesLoop,
+    ) -> Option<Best> {
+        let (ply, depth) = (node.ply, node.depth);
+        let us = position.side_to_move();
+        let mut best = Best {
+            score: -INF,
+            mv: None,
+        };
         let mut quiets_tried: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
-        let mut captures_tried: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
-        for index in 0..count {
+        for index in 0..moves.count {
             let mv = self.ordering.pick(ply, index);
             self.prefetch_sibling(position, ply);
-            if Some(mv) == node.excluded {
-                continue;
-            }
             let quiet = !mv.is_capture();
-            let prunable = !node.is_pv()
-                && !in_danger
-                && quiet
-                && best_score > -Score::MATE_BOUND
-                && node.alpha.abs() < Score::MATE_BOUND;
-            if prunable
-                && self.params.late_move_pruning
-                && depth <= self.params.late_move_depth
-                && index >= late_moves
+            // Late move pruning: near the leaves, the quiet moves ordered last are skipped.
+            if quiet
+                && index >= moves.late_moves
+                && self.prunes_late(*node, moves.in_danger, best.score)
             {
                 continue;
             }
-            if prunable
-                && self.params.futility
-                && depth <= self.params.futility_depth
-                && index > 0
-                && node.alpha.abs() < Score::MATE_BOUND
-                && eval + self.params.futility_margin * depth <= node.alpha
-            {
-                continue;
-            }
-            if self.params.see_pruning
-                && index > 0
-                && !node.is_pv()
-                && !in_danger
-                && best_score > -Score::MATE_BOUND
-                && depth <= self.params.see_depth
-                && !self.exchange_holds(position, mv, depth)
-            {
-                continue;
-            }
+            // Principal variation search: the first move with the full window, the others
+            // with a null window, reduced, and again as needed.
             self.report_root_move(ply, index, mv);
-            let nodes_before = self.nodes;
             let score = if index == 0 {
-                {
-                    let child = self.play(position, mv, ply);
-                    let reduction = if Some(mv) == tt_move { -extension } else { 0 };
-                    -self.negamax(&child, node.child(reduction, node.alpha, node.beta))
-                }
+                let child = self.play(position, mv, ply);
+                -self.negamax(&child, node.child(0, node.alpha, node.beta))
             } else {
-                let r = self.late_move_reduction(position, node, index, mv, in_danger);
-                self.search_later_move(position, mv, node, r, || node.alpha)
+                let r = self.late_move_reduction(position, *node, index, mv, moves.in_danger);
+                self.search_later_move(position, mv, *node, r, || node.alpha)
             };
-            if ply == 0 {
-                self.add_root_effort(mv, self.nodes - nodes_before);
-            }
             if self.unwinding() {
-                return 0;
+                return None;
             }
-            if score > best_score {
-                best_score = score;
+            if score > best.score {
+                best.score = score;
                 if score > node.alpha {
-                    best_move = Some(mv);
+                    best.mv = Some(mv);
                     node.alpha = score;
                     self.pv.update(ply, mv);
                     if node.alpha >= node.beta {
-                        self.reward_cutoff(us, ply, depth, mv, &quiets_tried, &captures_tried);
+                        self.reward_cutoff(us, ply, depth, mv, &quiets_tried);
                         break;
                     }
                 }
             }
             if quiet && !quiets_tried.is_full() {
                 quiets_tried.push(mv);
-            } else if !quiet && !captures_tried.is_full() {
-                captures_tried.push(mv);
             }
-            if !excluding && self.can_split(node, count - index - 1) {
-                let split = self.split(position, node, in_danger, index + 1, best_score, best_move);
+            // The moves left, shared with idle helpers.
+            if self.can_split(*node, moves.count - index - 1) {
+                let split = self.split(
+                    position,
+                    *node,
+                    moves.in_danger,
+                    index + 1,
+                    best.score,
+                    best.mv,
+                );
                 if self.unwinding() {
-                    return 0;
+                    return None;
                 }
-                (best_score, best_move, node.alpha) =
+                (best.score, best.mv, node.alpha) =
                     (split.best_score, split.best_move, split.alpha);
-                if let (true, Some(mv)) = (node.alpha >= node.beta, best_move) {
-                    self.reward_cutoff(us, ply, depth, mv, &quiets_tried, &captures_tried);
+                if let (true, Some(mv)) = (node.alpha >= node.beta, best.mv) {
+                    self.reward_cutoff(us, ply, depth, mv, &quiets_tried);
                 }
                 break;
             }
         }
+        Some(best)
+    }
 
-        if excluding {
-            // Only whether some other move reaches the window matters; nothing is stored.
-            return if best_score == -INF {
-                node.alpha
-            } else {
-                best_score
-            };
-        }
-        // The search's verdict corrects later static evaluations of the structure, when it is
-        // a verdict on the evaluation: not in danger, not a capture's tactics, not a mate, and
-        // on the side of the static evaluation that the bound can tell.
-        if self.params.correction
+    /// Whether late move pruning may skip a quiet move past the node's count: off the
+    /// principal variation, the king safe, near the leaves, and neither alpha nor the best
+    /// score so far a proven result.
+    #[inline]
+    fn prunes_late(&self, node: Node, in_danger: bool, best_score: i32) -> bool {
+        !node.is_pv()
             && !in_danger
-            && best_move.is_none_or(|mv| !mv.is_capture())
-            && best_score.abs() < Score::MATE_BOUND
-            && !(best_score >= node.beta && best_score <= static_eval)
-            && !(best_move.is_none() && best_score >= static_eval)
-        {
-            self.correction
-                .update(position, depth, best_score, static_eval);
-        }
-        if best_move.is_none() {
-            self.reward_prior_move(position, ply, depth);
-        }
-        let outcome = Outcome::at(&node, alpha_on_entry, best_score, best_move);
-        self.store(key, ply, depth, outcome, raw_eval);
-        best_score
+            && best_score > -Score::MATE_BOUND
+            && node.alpha.abs() < Score::MATE_BOUND
+            && self.params.late_move_pruning
+            && node.depth <= self.params.late_move_depth
     }
 
     /// Every move of the node at `ply` failed low: the opponent's quiet move that led here
     /// refuted them all, and gains history as if it had cut off (`HistoryPrior` hundredths of
-    /// a cut-off's bonus on 8x8, `HistoryPrior9` on 9x9).
+    /// a cut-off's bonus, by board size).
     fn reward_prior_move(&mut self, position: &Position, ply: usize, depth: i32) {
-        let share = match position.size() {
-            BoardSize::Eight => self.params.history_prior,
-            BoardSize::Nine => self.params.history_prior_9,
-        };
+        let share = self.params.history_prior.on(position.size());
         let Some(prior) = ply.checked_sub(1).and_then(|at| self.played[at]) else {
             return;
         };
@@ -287,85 +288,6 @@ impl Worker<'_> {
         let previous = self.previous_moves(ply - 1);
         self.ordering
             .update_quiet(us.opponent(), prior, previous, bonus);
-    }
-
-    /// Singular extension (`Singular`): whether the table move is the only good one. A search
-    /// of the node without it, at half the depth and just below the table's score, decides:
-    /// every other move below: one more ply for it (two when far below, off the PV); some other
-    /// move at beta too: the node cuts off (several moves reach beta); the table's score at
-    /// beta but another move close: one ply less for it.
-    fn singular_extension(
-        &mut self,
-        position: &Position,
-        node: Node,
-        entry: Option<crate::tt::Entry>,
-        tt_move: Option<Move>,
-    ) -> Singular {
-        let (Some(entry), Some(tt_move)) = (entry, tt_move) else {
-            return Singular::Extend(0);
-        };
-        let depth = node.depth;
-        let tried = self.params.singular
-            && node.ply > 0
-            && node.excluded.is_none()
-            && depth >= self.params.singular_depth
-            && entry.best_move == Some(tt_move)
-            && entry.depth >= depth - 3
-            && matches!(entry.bound, Bound::Lower | Bound::Exact)
-            && entry.score.abs() < Score::MATE_BOUND
-            && node.ply < 2 * self.iteration_depth as usize;
-        if !tried {
-            return Singular::Extend(0);
-        }
-        let singular_beta = entry.score - self.params.singular_margin * depth;
-        let probe = Node {
-            depth: (depth - 1) / 2,
-            alpha: singular_beta - 1,
-            beta: singular_beta,
-            kind: crate::search::node::NodeKind::NonPv,
-            excluded: Some(tt_move),
-            ..node
-        };
-        let score = self.negamax(position, probe);
-        if self.unwinding() {
-            return Singular::Extend(0);
-        }
-        if score < singular_beta {
-            let far = !node.is_pv() && score < singular_beta - self.params.singular_double;
-            Singular::Extend(if far { 2 } else { 1 })
-        } else if singular_beta >= node.beta {
-            Singular::CutOff(singular_beta)
-        } else if entry.score >= node.beta {
-            Singular::Extend(-1)
-        } else {
-            Singular::Extend(0)
-        }
-    }
-
-    /// Razoring (`Razoring`): at a node off the principal variation whose evaluation `eval`
-    /// lies more than `RazorMargin` per ply below alpha, a quiet move is not expected to make
-    /// up the difference, so the captures alone decide: quiescence with a null window at
-    /// alpha. Returns its score when it fails low too; otherwise the node is searched as usual.
-    fn razor(&mut self, position: &Position, node: Node, exempt: bool, eval: i32) -> Option<i32> {
-        let tried = self.params.razoring
-            && !exempt
-            && !node.is_pv()
-            && node.depth <= self.params.razor_depth
-            && node.alpha.abs() < Score::MATE_BOUND
-            && eval + self.params.razor_margin * node.depth < node.alpha;
-        if !tried {
-            return None;
-        }
-        let window = Node {
-            alpha: node.alpha - 1,
-            beta: node.alpha,
-            ..node
-        };
-        let score = self.qsearch(position, window, 0, None);
-        if self.unwinding() {
-            return Some(0);
-        }
-        (score < node.alpha).then_some(score)
     }
 
     /// Null move: if passing still leaves the side to move above beta after a reduced search,
@@ -395,15 +317,10 @@ impl Worker<'_> {
         if !tried {
             return None;
         }
-        let mut r = self.params.null_move_base + node.depth / self.params.null_move_divisor;
-        if self.params.null_move_eval_divisor > 0 {
-            // The further above beta, the less a shallower search risks.
-            r += ((eval - node.beta) / self.params.null_move_eval_divisor)
-                .min(self.params.null_move_eval_max);
-        }
+        let r = self.params.null_move_base + node.depth / self.params.null_move_divisor;
         self.null_plies[ply] = true;
         let child = self.pass(position, node.ply);
-        let reply = node.scout_child(r, node.beta - 1).expecting_cut(false);
+        let reply = node.scout_child(r, node.beta - 1);
         let score = -self.negamax(&child, reply);
         self.null_plies[ply] = false;
         if self.unwinding() {
@@ -416,24 +333,10 @@ impl Worker<'_> {
         })
     }
 
-    /// Whether `mv` keeps its material well enough to be searched at `depth` under static
-    /// exchange pruning: a capture's exchange above `-SeeCaptureMargin * depth`, a quiet move's
-    /// above `-SeeQuietMargin * depth`. King captures always hold.
-    fn exchange_holds(&self, position: &Position, mv: Move, depth: i32) -> bool {
-        if mv.is_capture() {
-            if mv.to() == position.king(position.side_to_move().opponent()) {
-                return true;
-            }
-            exchange::exchange(position, mv) >= -self.params.see_capture_margin * depth
-        } else {
-            exchange::quiet_exchange(position, mv) >= -self.params.see_quiet_margin * depth
-        }
-    }
-
     /// The late-move reduction of the `index`-th move of a node: quiet moves from the
     /// `LMRMinIndex`-th (1) on, at depth `LMRMinDepth` (3) or more, by the table
     /// (`reductions.rs`); fewer plies at PV nodes and for moves with a good history, more with
-    /// a bad one, when not improving, and at expected cut nodes (`LMRCutNode`).
+    /// a bad one, and when not improving.
     #[inline]
     pub(super) fn late_move_reduction(
         &self,
@@ -457,13 +360,7 @@ impl Worker<'_> {
             .ordering
             .quiet_history(position.side_to_move(), mv, previous);
         let worsening = self.params.improving && !node.is_pv() && !self.improving(node.ply);
-        // The cut-node share joins the table's 1024ths before they round to plies.
-        let cut = if node.cut {
-            self.params.lmr_cut_node
-        } else {
-            0
-        };
-        let r = (self.reductions.fine(node.depth, index) + cut) / PLY - i32::from(node.is_pv())
+        let r = self.reductions.plies(node.depth, index) - i32::from(node.is_pv())
             + i32::from(worsening)
             - history / self.params.lmr_history_divisor;
         r.clamp(0, node.depth - 2)
@@ -485,8 +382,7 @@ impl Worker<'_> {
         let child = self.play(position, mv, node.ply);
         let alpha = node.alpha;
         let scout = node.scout_child(reduction, alpha);
-        // A reduced search is expected to fail low for the parent: the child, to cut.
-        let mut score = -self.negamax(&child, scout.expecting_cut(scout.cut || reduction > 0));
+        let mut score = -self.negamax(&child, scout);
         if reduction > 0 && score > alpha {
             score = -self.negamax(&child, node.scout_child(0, alpha));
         }
@@ -500,26 +396,13 @@ impl Worker<'_> {
     }
 
     /// A move cut off. A quiet one becomes a killer and gains history, and the quiet moves
-    /// tried before it lose some; with capture history, a capture gains, and the captures
-    /// tried before it lose, whichever kind cut off.
-    fn reward_cutoff(
-        &mut self,
-        us: Side,
-        ply: usize,
-        depth: i32,
-        mv: Move,
-        quiets: &[Move],
-        captures: &[Move],
-    ) {
-        // Hundredths of depth^2: 100 is depth^2 itself.
-        let bonus = depth * depth * self.params.history_bonus / 100;
-        for &capture in captures {
-            self.ordering.update_capture(us, capture, -bonus);
-        }
+    /// tried before it lose some.
+    fn reward_cutoff(&mut self, us: Side, ply: usize, depth: i32, mv: Move, quiets: &[Move]) {
         if mv.is_capture() {
-            self.ordering.update_capture(us, mv, bonus);
             return;
         }
+        // Hundredths of depth^2: 100 is depth^2 itself.
+        let bonus = depth * depth * self.params.history_bonus / 100;
         let previous = self.previous_moves(ply);
         self.ordering.add_killer(ply, mv);
         self.ordering.update_quiet(us, mv, previous, bonus);
@@ -527,4 +410,17 @@ impl Worker<'_> {
             self.ordering.update_quiet(us, quiet, previous, -bonus);
         }
     }
+}
+
+/// Mate distance pruning: no result here can beat a win next move or lose faster than on this
+/// move, so the window narrows to what is possible; the node's score when nothing is.
+#[inline]
+fn mate_distance_pruning(node: &mut Node) -> Option<i32> {
+    if node.ply == 0 {
+        return None;
+    }
+    let ply = node.ply as i32;
+    node.alpha = node.alpha.max(Score::loss_in(ply).0);
+    node.beta = node.beta.min(Score::win_in(ply + 1).0);
+    (node.alpha >= node.beta).then_some(node.alpha)
 }

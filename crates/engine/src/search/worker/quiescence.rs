@@ -8,7 +8,7 @@
 //! `go depth 1` (a 9x9 position 46 moves into a game). Four bounds, each a parameter
 //! (development options, see protocol.md):
 //!
-//! - past `QSearchFullPlies` plies (3 on 8x8; `QSearchFullPlies9`, 2, on 9x9) only recaptures on
+//! - past `QSearchFullPlies` plies (3 on 8x8, 2 on 9x9: a default per size) only recaptures on
 //!   the square of the last capture are searched: the cap that bounds the tree;
 //! - delta pruning: a capture whose material gain plus `DeltaMargin` cannot lift the static
 //!   evaluation to alpha is skipped;
@@ -46,10 +46,8 @@ use crate::eval;
 use crate::score::Score;
 use crate::search::exchange;
 use crate::search::node::Node;
-use lielow_rules::attacks;
-use lielow_rules::board::{BoardSize, Square};
+use lielow_rules::board::Square;
 use lielow_rules::movegen::Kind;
-use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 
 impl Worker<'_> {
@@ -74,8 +72,7 @@ impl Worker<'_> {
                 return entry.score;
             }
         }
-        let raw_eval = self.static_eval(position, ply, entry);
-        let static_eval = self.corrected(position, raw_eval);
+        let static_eval = self.static_eval(position, ply, entry);
         let evasions = qdepth < self.params.evasion_plies && in_danger(position);
         let alpha_on_entry = node.alpha;
         let mut best_score = -Score::INFINITE;
@@ -87,26 +84,13 @@ impl Worker<'_> {
             }
             node.alpha = node.alpha.max(best_score);
         }
-        // Threats: at the first ply, quiet moves that attack the enemy king too.
-        let threats = !evasions && qdepth == 0 && self.params.qsearch_threats;
-        let kind = if evasions || threats {
-            Kind::All
-        } else {
-            Kind::Captures
-        };
+        let kind = if evasions { Kind::All } else { Kind::Captures };
         let count = self.ordering.generate(position, ply, kind, None);
-        let full_plies = match position.size() {
-            BoardSize::Eight => self.params.qsearch_full_plies,
-            BoardSize::Nine => self.params.qsearch_full_plies_9,
-        };
-        let recaptures_only = qdepth >= full_plies;
+        let recaptures_only = qdepth >= self.params.qsearch_full_plies.on(position.size());
         let mut best_move = None;
         for index in 0..count {
             let mv = self.ordering.pick(ply, index);
             self.prefetch_sibling(position, ply);
-            if threats && !mv.is_capture() && !threatens_king(position, mv) {
-                continue;
-            }
             if let (false, true, Some(to)) = (evasions, mv.is_capture(), mv.to()) {
                 if recaptures_only && Some(to) != last_capture {
                     continue;
@@ -145,20 +129,8 @@ impl Worker<'_> {
         }
         if use_table {
             let outcome = Outcome::at(&node, alpha_on_entry, best_score, best_move);
-            self.store(key, ply, 0, outcome, raw_eval);
+            self.store(key, ply, 0, outcome, static_eval);
         }
         best_score
     }
-}
-
-/// Whether the quiet move `mv` lands its stack (one taller there) where it attacks the enemy
-/// king: the opponent must answer it, or lose the king.
-#[inline]
-fn threatens_king(position: &Position, mv: Move) -> bool {
-    let us = position.side_to_move();
-    let (Some(king), Some(to)) = (position.king(us.opponent()), mv.to()) else {
-        return false;
-    };
-    let height = position.height(mv.from()) + 1;
-    height < position.size().n() && attacks::origins(position.size(), height, king).contains(to)
 }
