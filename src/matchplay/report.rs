@@ -299,7 +299,7 @@ impl Tally {
         out
     }
 
-    /// The summary as JSON (protocol.md, "Match summaries").
+    /// The summary as JSON (docs/formats.md, "Match summaries").
     pub fn json(&self) -> String {
         Summary::of(self).to_json()
     }

@@ -1,4 +1,4 @@
-//! The match summary as JSON (`lielow match --json`, protocol.md "Match summaries"): one set of
+//! The match summary as JSON (`lielow match --json`, docs/formats.md "Match summaries"): one set of
 //! serde types, written by the runner and read back by `--merge`.
 //!
 //! Only the counts are read back; the figures derived from them (score, Elo, LOS, LLR, means)

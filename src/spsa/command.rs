@@ -25,8 +25,8 @@ Modes:
   lielow spsa --state S --update P...                add up the shards' partials, move theta
   lielow spsa --list                                 the engine's tunable numbers as a FILE
 
-FILE: one parameter a line, `NAME, START, MIN, MAX, C_END, R_END` (see README.md, \"Tuning \
-with SPSA\"). Iteration k plays --pairs game pairs (same opening, colours swapped) of \
+FILE: one parameter a line, `NAME, START, MIN, MAX, C_END, R_END` (see docs/tuning.md, \"The \
+parameter file\"). Iteration k plays --pairs game pairs (same opening, colours swapped) of \
 theta+c_k*delta against theta-c_k*delta, and moves theta by a_k*(wins-losses)*delta/c_k, \
 with c_k = C_END*N^gamma/(k+1)^gamma and a_k = R_END*C_END^2*(A+N)^alpha/(k+1+A)^alpha.")]
 pub struct SpsaArgs {
