@@ -8,7 +8,7 @@
 # (full strength). Each adjacent pair plays GAMES games (openings of PLIES random plies, colours
 # swapped) at MOVETIME ms a move, one game at a time; each match's --json summary is kept in
 # out-dir (default levels-out/). The table printed at the end (and written to
-# out-dir/table.md) is the README's "Levels" table: the rung, its Elo with a 95% interval (the
+# out-dir/table.md) is a table of docs/results/levels.md: the rung, its Elo with a 95% interval (the
 # adjacent steps' intervals added in quadrature), and the games it took part in.
 #
 # A step's Elo is -400 log10(1/p - 1) with p = (wins + 0.5) / (games + 1): half a win and half

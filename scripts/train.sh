@@ -37,7 +37,7 @@
 # and 2, 5000 nodes, both boards), trained at 10 epochs, seed 2. Network 2 was made
 # by this recipe at d1db00e (its file records the data settings), whose data format (version 1)
 # this trainer no longer reads; to remake it byte for byte, run d1db00e's own scripts/train.sh.
-# The shipped network 3 goes on from network 2 (README, "Network 3"): 100,000 games of
+# The shipped network 3 goes on from network 2 (docs/results/networks.md): 100,000 games of
 # network 2 played by 8c7e29f, trained alone with the mirror images; it is left in
 # net3-out/net1.nnue (the shipped file's description names its data file g2.bin, where this
 # run's is data0.bin). Not remade end to end yet: a fresh run's first 30 games matched the
@@ -46,7 +46,7 @@
 #   DATAGEN_REV=8c7e29f START=embedded GENERATIONS=1 GAMES=100000 FIRST_SEED=3 MIRROR=1 \
 #     scripts/train.sh net3-out
 #
-# Time on 2 cores (README, "The learned evaluation"): a generation of 50000 games at 5000 nodes
+# Time on 2 cores (docs/results/networks.md): a generation of 50000 games at 5000 nodes
 # is ~1.65 million positions, ~23 minutes with the hand-set evaluation (~1,221 positions/s) and
 # ~45 minutes with a network (~700 positions/s); with CLUSTER=N on N such nodes, about 1/N of it
 # plus the queue. The training takes minutes.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPSA of the search numbers in search.params at a fixed number of nodes a move, as run for
-# issue 21 (the runs and what they gained: README, "Tuning with SPSA"):
+# issue 21 (the runs and what they gained: docs/results/spsa.md):
 #
 #   scripts/spsa/search.sh STATE_DIR   (SIZE=8 ITERATIONS=1000 PAIRS=2 NODES=20000 SEED=1
 #                                       CONCURRENCY=1 PARAMS=scripts/spsa/search.params)

@@ -20,7 +20,7 @@
 //! lost the most, of the side that went on to lose when the result is known.
 //!
 //! Only moves somebody chose are judged: the opening of a record (random plies, an openings
-//! file's line: see protocol.md, "Game records") is shown and searched but never labelled,
+//! file's line: see docs/formats.md, "Game records") is shown and searched but never labelled,
 //! counted or picked as the turning point. A record without the opening field (older than it)
 //! has no known opening, and every move of it is judged.
 //!

@@ -60,7 +60,7 @@ into the table one run would print.
 Output: on stderr, `Finished game N (BLUE vs RED): 1-0 {Blue wins: REASON}` as each game ends \
 (1-0 Blue, player 1, won; 0-1 Red won; a forfeit adds what went wrong) and a progress line \
 (updated in place on a terminal, one line per game pair otherwise), then a table on stdout; --json FILE writes the same summary as JSON, --records FILE one \
-line per game (see protocol.md, \"Game records\").")]
+line per game (see docs/formats.md, \"Game records\").")]
 pub struct MatchArgs {
     /// An engine: a command line or builtin:random|greedy|mcts[:N|:Tms], then optional
     /// name=NAME, movetime=MS and option.NAME=VALUE (repeat --engine for each engine).

@@ -1,4 +1,4 @@
-//! The match summary as JSON (`lielow match --json`, protocol.md "Match summaries"): one set of
+//! The match summary as JSON (`lielow match --json`, docs/formats.md "Match summaries"): one set of
 //! serde types, written by the runner and read back by `--merge`.
 //!
 //! Only the counts are read back; the figures derived from them (score, Elo, LOS, LLR, means)
@@ -178,7 +178,7 @@ impl From<serde_json::Error> for SummaryError {
 }
 
 impl Tally {
-    /// The summary as JSON (protocol.md, "Match summaries").
+    /// The summary as JSON (docs/formats.md, "Match summaries").
     pub fn json(&self) -> String {
         Summary::of(self).to_json()
     }

@@ -7,8 +7,6 @@ use std::time::Instant;
 use clap::Args;
 use lielow_rules::board::BoardSize;
 
-use lielow_rules::board::BoardSize;
-
 use super::error::SpsaError;
 use super::gains::Schedule;
 use super::param_file;
@@ -28,8 +26,8 @@ Modes:
   lielow spsa --state S --update P...                add up the shards' partials, move theta
   lielow spsa --list [--size N]                      the engine's tunable numbers as a FILE
 
-FILE: one parameter a line, `NAME, START, MIN, MAX, C_END, R_END` (see README.md, \"Tuning \
-with SPSA\"). Iteration k plays --pairs game pairs (same opening, colours swapped) of \
+FILE: one parameter a line, `NAME, START, MIN, MAX, C_END, R_END` (see docs/tuning.md, \"The \
+parameter file\"). Iteration k plays --pairs game pairs (same opening, colours swapped) of \
 theta+c_k*delta against theta-c_k*delta, and moves theta by a_k*(wins-losses)*delta/c_k, \
 with c_k = C_END*N^gamma/(k+1)^gamma and a_k = R_END*C_END^2*(A+N)^alpha/(k+1+A)^alpha.")]
 pub struct SpsaArgs {
@@ -114,8 +112,7 @@ pub struct SpsaArgs {
 /// `lielow spsa`.
 pub fn run(args: &SpsaArgs) -> Result<(), SpsaError> {
     if args.list {
-        let size = BoardSize::from_n(args.size).expect("--size is 8 or 9");
-        Printer::new().text(&param_file::engine_defaults(size));
+        Printer::new().text(&param_file::engine_defaults(args.size));
         return Ok(());
     }
     let path = args.state.as_deref().ok_or(SpsaError::Missing("--state"))?;

@@ -26,25 +26,10 @@
 //! A side with no king yet (early in the game, or one that never had a uniquely tallest stack)
 //! simply scores no king terms: none of its stacks is critical.
 //!
-//! What each term is worth, measured by leaving it out (Elo of the engine without the term
-//! against the full one, 20,000 nodes per move, 8 random opening plies, 500 games on 8x8 and
-//! 300 on 9x9, 95% intervals; with the first `heights` table):
-//!
-//! | term left out  | 8x8        | 9x9        |
-//! |----------------|------------|------------|
-//! | stacks         | −243 ± 37  | −230 ± 43  |
-//! | heights        | +38 ± 28   | +12 ± 36   |
-//! | king attackers | +20 ± 24   | −16 ± 34   |
-//! | king escapes   | −39 ± 26   | −68 ± 37   |
-//! | crown margin   | −43 ± 26   | −47 ± 35   |
-//! | mobility       | −106 ± 27  | −103 ± 40  |
-//! | stuck stacks   | −8 ± 20    | −2 ± 25    |
-//! | tempo          | −15 ± 27   | −2 ± 35    |
-//!
-//! The first heights table hurt, so it was retuned (see `WEIGHTS`). `king attackers`, `stuck
-//! stacks` and `tempo` show no measurable effect either way (the search sees an attack on the
-//! king one ply later anyway); they stay, being cheap and part of the design, until a longer
-//! test shows one of them costs strength.
+//! Each term was weighed by games, leaving it out against the full evaluation; `king
+//! attackers`, `stuck stacks` and `tempo` showed no measurable effect either way (the search
+//! sees an attack on the king one ply later anyway) and stay, being cheap and part of the
+//! design. Measured: see `docs/results/evaluation.md`.
 
 use lielow_rules::attacks;
 use lielow_rules::board::{Bitboard, Side, Square, STEPS};
@@ -68,33 +53,20 @@ pub const TEMPO: usize = 15;
 /// The weight of each feature, in centipawn-like units (a stack is worth 100).
 ///
 /// - `stacks` (100): the unit of the scale, never tuned.
-/// - heights 1 to 9 (height 1 is 0: the stack count already pays for it). Tuned by games, each
-///   step against the one before: 20,000 nodes per move, 8 random opening plies, a new seed per
-///   step, 500 games on 8x8 and 300 on 9x9 (Elo, 95% intervals):
-///
-/// | table                                        | against            | 8x8       | 9x9       |
-/// |----------------------------------------------|--------------------|-----------|-----------|
-/// | `[0, 0, 12, 20, 24, 24, 20, 14, 6, 0]`       | (the first table)  |           |           |
-/// | `[0, 0, 10, 10, 5, 0, -5, -10, -15, -20]`    | the first          | +69 ± 26  | +75 ± 35  |
-/// | `[0, 0, 10, 10, 0, -10, -20, -30, -40, -50]` | the one above      | +10 ± 25  | +23 ± 33  |
-/// | `[0, 0, 10, 10, -5, -20, -35, ..., -80]`     | the one above      | +8 ± 26   | +30 ± 32  |
-/// | `[0, 0, 10, 10, -10, -30, -50, ..., -110]`   | the one above      | +4 ± 25   | +5 ± 35   |
-/// | `[0, 0, 5, 0, -20, -40, ..., -120]` (this)   | the `-80` table    | +18 ± 27  | +9 ± 32   |
-///
+/// - heights 1 to 9 (height 1 is 0: the stack count already pays for it), first set by games,
+///   each table against the one before, from one that rewarded tall stacks to one that charges
+///   more and more from height 4 up.
 /// - king attackers (per enemy stack that can land on the king), king escapes (per landing
 ///   square of the king on the board), crown margin (per level of the king's height over the
 ///   next tallest stack, capped at 3), mobility (per on-board landing of any stack), stuck (per
 ///   stack whose only move is its bear-off), tempo.
 ///
-/// The table above was the last hand-set one. The weights now are its Texel fit (`lielow tune
-/// --steps 1500`, λ 0.5, K 121.9; `stacks` and height 1 held): 40,000 self-play games of the
-/// engine at revision d8fd160 (`lielow datagen --games 40000 --seed 1` there, 1,239,774 quiet
-/// positions), starting from that revision's weights. Validation loss 0.057107 before, 0.055821
-/// after. Against that revision, at 50 ms a move, 8 random opening plies: +26 ± 30 Elo on 8x8
-/// (400 games), +103 ± 35 on 9x9 (300 games). The fit made tall stacks dearer still and
+/// The weights are the Texel fit of the last hand-set table (`lielow tune`: `stacks` and height
+/// 1 held) on self-play games of the hand-set engine; the fit made tall stacks dearer still and
 /// dropped the tempo to nothing. The network (module `nnue`) has replaced this evaluation in
 /// the search; these weights still price captures for the quiescence search's exchange and
-/// delta estimates, and they are the network's baseline.
+/// delta estimates, and they are the network's baseline. Measured: see
+/// `docs/results/evaluation.md`.
 pub const WEIGHTS: [i32; FEATURES] = [
     100, // stacks
     0, 2, -9, -39, -76, -109, -137, -168, -195, // heights 1 to 9

@@ -8,42 +8,12 @@
 //! the hard deadline never plans more than a fraction of the clock, so a game is never lost on
 //! time by this engine.
 //!
-//! Pacing by how hard the move is (`Pacing`, the development option `TimePacing`) is off:
-//! against the fixed share at 2+0.02 (`scripts/option-sprt.sh` with `LIMIT="--tc 2+0.02"`,
-//! balanced books on 8x8, no time forfeits in either run) it measured -25.9 ± 36.2 (188 games,
-//! random plies) and -19.9 ± 36.7 (210 games), and on 9x9 +43.7 ± 44.8 (128): no gain shown on
-//! 8x8, and too few games on either size to say more. Its weights are unmeasured first guesses.
-//!
-//! Those runs compared pacing with less time: with its weights most moves end up with a
-//! stable best move that took most of the nodes, and a scale well under 1. Time used a move at
-//! 2+0.02 on 8x8 (the same book, match seed 41, 60 games a row against the fixed share at the
-//! default horizon of 25, which used 69 to 71 ms), by `TimeMovesToGo` with pacing on:
-//!
-//! | horizon | 25 | 18 | 14 | 10 | 7 |
-//! |---|---|---|---|---|---|
-//! | ms a move, pacing | 57.8 | 65.5 | 68.0 | 74.2 | 78.0 |
-//!
-//! At the same mean time (horizon 12: 70.5 ms a move against 69.3), pacing against the fixed
-//! share (`OUT=pace8 SIZE=8 BOOK=b8.txt LIMIT="--tc 2+0.02" CONCURRENCY=2 GAMES=1800 SEED=33
-//! scripts/option-sprt.sh "option.TimePacing=true option.TimeMovesToGo=12"`, no time forfeits)
-//! measured +11.2 ± 13.6 (1800 games, LOS 94.6%, SPRT 0/10 undecided at LLR 1.28): a gain seen,
-//! not proven. On 9x9 the same run (`SIZE=9 BOOK=b9.txt GAMES=1000 SEED=34`) stopped with the
-//! session at 536 games at -6.5 ± 28.2 (LLR -0.56). Run again with `SEED=35` it measured
-//! -15.7 ± 20.2 (1060 games, LOS 6.3%, LLR -1.97, stopped for time; 52.3 ms a move against
-//! 52.6, no time forfeits): on 9x9 pacing loses, if anything. 9x9 games last about 109 plies
-//! after the opening, twice 8x8's, so what pacing saves on easy moves may be worth less there
-//! than the fixed share's even spread; that is a guess, not measured. Pacing stays off until
-//! an SPRT accepts it on both sizes.
-//!
-//! The share itself: without `movestogo` a move plans the remaining time over a horizon of
-//! `TimeMovesToGo` moves (25), plus three quarters of the increment. Lielow games are short: at
-//! 2+0.02 between two versions of this engine on 8x8 (the README's clock SPRT, 1346 games from
-//! 8-ply openings) they last 57 plies (median; 39 to 78 from the 10th to the 90th percentile),
-//! about 25 moves a side after the opening, and each side spent 70 ms a move of the 100 it had:
-//! a game usually ends with a third of the clock unspent. 9x9 games are twice as long (108
-//! plies, median of 198 at 200 ms a move). Spending more of it, a horizon of 16 against 25 (the
-//! same SPRT at 2+0.02 on 8x8, 3000 games): 76 ms a move against 69, +5.1 ± 10.2, undecided:
-//! the default stays 25, and the option is there for a tuner at a clock.
+//! The share: without `movestogo` a move plans the remaining time over a horizon of
+//! `TimeMovesToGo` moves (25), plus three quarters of the increment. Lielow games are short
+//! (about 25 moves a side after the opening on 8x8, twice that on 9x9), so a game usually ends
+//! with part of the clock unspent; the share stays even rather than paced by how hard a move
+//! looks, and the horizon is an option for a tuner at a clock. Measured: see
+//! `docs/results/search.md`, "Time management".
 
 use std::time::{Duration, Instant};
 

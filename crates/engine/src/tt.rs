@@ -194,10 +194,8 @@ fn allocate(count: usize) -> Option<Vec<Bucket>> {
 /// (transparent huge pages, where the system leaves them to `madvise`, the usual setting).
 /// Every probe lands on a random bucket: with 4 KiB pages a 16 MiB table spans 4096 pages,
 /// more than the processor's translation cache holds, so most probes also walk the page
-/// tables. Measured with `scripts/warm-search.sh BINARY 14` (20 middle games searched one
-/// after another in one process, `Hash` 16) on the 2-core AMD EPYC machine, nine rounds
-/// alternating the builds: 0.944 of the time of the same build without it (median of the
-/// ratios), the same nodes. Where the system refuses, nothing changes.
+/// tables: about 6% of a warm search's time (measured: see `docs/results/search.md`, "Speed").
+/// Where the system refuses, nothing changes.
 #[cfg(target_os = "linux")]
 fn ask_for_huge_pages(buckets: &mut Vec<Bucket>) {
     const PAGE: usize = 4096;

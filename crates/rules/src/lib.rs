@@ -4,8 +4,9 @@
 //! h moves exactly h squares in one of eight directions, grows by one landing on an empty square,
 //! captures an enemy stack by landing on it (and drops to height 1), or bears off past the edge.
 //! A side's crown sits on its uniquely tallest stack, its king; capturing the enemy king wins,
-//! bearing off your own loses. The project's `RULES.md` is the authoritative text of the rules,
-//! of the move notation (`b2-e5`, `b5xe5`, `c4-off`) and of LFEN, the position string.
+//! bearing off your own loses. The project's `RULES.md` (in the repository as `docs/rules.md`) is
+//! the authoritative text of the rules, of the move notation (`b2-e5`, `b5xe5`, `c4-off`) and of
+//! LFEN, the position string.
 //!
 //! # Setting up a position
 //!

@@ -30,12 +30,9 @@
 //! every stack and the lazy stack to a refresh on random games; run
 //! `RUSTFLAGS="" cargo test -p lielow-engine nnue` to check the SSE2 build too.
 //!
-//! Measured, network nps over hand-set nps of one binary: instructions inside the search per
-//! node of `lielow bench` (counted by valgrind, so not moved by load): hand-set 2,119; network
-//! 3,062 before (0.70), 2,305 after (0.92). On the wall clock, 11 runs side by side on a
-//! machine loaded by other builds: median 0.63 before, 0.80 after (spread 0.54 to 1.36), so
-//! the 0.9 asked for is met in work done but not yet shown in time; memory stalls (the table's
-//! probes) are a larger share of the time than of the instructions.
+//! The network's search does about nine tenths of the hand-set evaluation's work per node, in
+//! instructions; memory stalls (the table's probes) weigh more in time than in instructions.
+//! Measured: see `docs/results/search.md`, "Speed".
 
 mod accumulator;
 mod buckets;

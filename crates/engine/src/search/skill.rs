@@ -24,7 +24,7 @@
 //! same position and lines give the same move; seed 0 takes a fresh number from the clock at
 //! each pick, so games vary.
 //!
-//! Calibration (README, "Levels"; `scripts/levels.sh`) measured each level in games; the
+//! Calibration (`scripts/levels.sh`; `docs/results/levels.md`) measured each level in games; the
 //! ladder's Elo is [`LADDER`], which `UCI_Elo` is mapped through.
 
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -42,7 +42,7 @@ pub const SPREAD_CAP: i32 = 100;
 
 /// The calibrated ladder: (`Skill Level`, Elo with `builtin:random` at 0), ascending in both.
 /// Measured at 20 ms a move on 8x8 by `scripts/levels.sh` with network 3, 30 games a step
-/// (330 in all; README, "Levels", has the intervals, ±128 to ±198 a step). `UCI_Elo` takes
+/// (330 in all; `docs/results/levels.md` has the intervals). `UCI_Elo` takes
 /// `LADDER[0].1 ..= LADDER[last].1` and is interpolated linearly between the rungs.
 pub const LADDER: [(u32, u32); 8] = [
     (0, 618),

@@ -374,9 +374,8 @@ impl<'a> Worker<'a> {
     /// likely search after the one just picked: while the picked move's search runs, the memory
     /// catches up. Near the leaves a child's search is a few hundred nanoseconds, about what the table's
     /// line takes to come from memory, so a prefetch issued only when the move is played
-    /// (`play`) arrives too late to hide it. Measured with huge pages (`tt.rs`) on both sides,
-    /// `scripts/warm-search.sh BINARY 15`, twelve rounds alternating on the 2-core AMD EPYC
-    /// machine: 0.949 of the time without it (median of the ratios), the same nodes.
+    /// (`play`) arrives too late to hide it: about 5% of a warm search's time (measured: see
+    /// `docs/results/search.md`, "Speed").
     #[inline]
     fn prefetch_sibling(&self, position: &Position, ply: usize) {
         if let (true, Some(next)) = (self.params.tt, self.ordering.next_guess(ply)) {

@@ -16,30 +16,11 @@
 //!   stack once the recaptures are played out) is skipped;
 //! - the table is probed and stored in quiescence too (`QSearchTT`).
 //!
-//! Node counts, 1,000 crowded 9x9 positions (`examples/crowded.rs`), `go depth 4`: before, 22 did
-//! not finish within 2 M nodes and the 99th percentile was 2 M nodes (1.2 s); with the bounds
-//! the maximum is 92 k nodes (38 ms). The cap does most of it (over 200 positions, at most: cap
-//! 2, 82 k nodes; 4, 116 k; 6, 342 k; 8, 1.3 M; none, over 5 M); the exchange filter alone left
-//! 1.9 M; without the table in quiescence the 99th percentile grows from 89 k to 161 k nodes.
-//!
-//! Elo of each (the engine with the part changed against the default, 50 ms/move, 8 random
-//! opening plies, 95% intervals):
-//!
-//! | change | 8x8 | 9x9 |
-//! |---|---|---|
-//! | all bounds against none (the engine before them) | −6.9 ± 26.9 (400 games) | cap 4: +60.0 ± 49.9 (152); final, cap 2: +2.3 ± 29.8 (300); together 239-213, about +20 |
-//! | cap 2 instead of 4 | −18.9 (700: −11.6 ± 31.2, −24.4 ± 29.3) | +19.9 (700: +23.2 ± 32.8, +17.4 ± 32.0) |
-//! | no delta pruning | −2.3 ± 32.5 (300) | −4.6 ± 32.2 (300) |
-//! | no exchange filter | +0.0 ± 31.5 (300) | −4.6 ± 38.1 (300) |
-//! | no table in quiescence | −20.9 ± 31.8 (300) | −9.3 ± 35.3 (300) |
-//!
-//! Hence the cap per board size. Delta pruning and the exchange filter show no measurable Elo
-//! either way at this time control; they stay for the node counts they save.
-//!
-//! Not kept: ordering the table's move first here (the generation takes none) measured -10.1 ±
-//! 14.0 on 8x8 (1030 games, H0; 20,000 nodes a move, balanced books, with `TTEval` on); the
-//! quiet moves that attack the enemy king at the first ply (`QSearchThreats`, the checks of
-//! chess), +2.4 ± 14.0 on 8x8 (2050 games, stopped undecided: no gain seen).
+//! The cap does most of the bounding (the tree of a crowded middle game stays within about a
+//! hundred thousand nodes at `go depth 4`); it is set per board size because the full plies
+//! that pay on one size cost on the other. Delta pruning and the exchange filter show no
+//! measurable Elo either way; they stay for the nodes they save. Measured: see
+//! `docs/results/search.md`, "Quiescence bounds".
 
 use super::{in_danger, Outcome, Worker};
 use crate::eval;

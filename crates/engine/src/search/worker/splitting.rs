@@ -3,28 +3,24 @@
 //! and searches them together with them. PV nodes are shared from depth 3, other nodes from
 //! depth 4. The shared node itself is a [`SplitPoint`](crate::search::split_point).
 //!
-//! Why not Lazy SMP (threads that share only the table, which this engine used before): in
-//! this game's flat positions, where a dozen moves score within a few centipawns, the helpers'
-//! results made the main thread's principal variation wander, and two threads searched up to
-//! three times the nodes of one to the same depth. Splitting divides the one-thread tree
-//! instead. Measured side by side (`examples/time_to_depth.rs`, depth 12, warm-up 8, medians
-//! of 5, two rounds): 1.44 and 1.58 times faster to depth with 2 threads (sum of the
-//! per-position medians), against 1.15 and 1.27 for Lazy SMP.
+//! Why not Lazy SMP (threads that share only the table): in this game's flat positions, where
+//! a dozen moves score within a few centipawns, the helpers' results made the main thread's
+//! principal variation wander, and two threads searched up to three times the nodes of one to
+//! the same depth. Splitting divides the one-thread tree instead, and reaches a depth sooner
+//! (measured: see `docs/results/search.md`, "Threads").
 //!
 //! Only the main thread opens split points, at most one per ply, in storage allocated with the
 //! threads (`Searcher::set_threads`), so a search allocates nothing for them; helpers never
 //! split. Late move pruning acts at non-PV nodes of depth `LateMoveDepth` (4) or less, and
-//! futility (off) at `FutilityDepth` (2) or less; non-PV nodes are shared from depth 4 on. A
-//! shared node of depth 4 so searches the moves one thread would have pruned there (the split
+//! non-PV nodes are shared from depth 4 on. A shared node of depth 4 so searches the moves one thread would have pruned there (the split
 //! point hands out every remaining move with its reduction): more nodes, and a result that may
 //! differ where a pruned move would have raised alpha.
-//! (Until the fourth SPSA round `LateMoveDepth` was 3 and no shared node was ever pruned.)
 //!
 //! The two split depths are constants, not development options: they decide which nodes the
 //! threads share, so they change the time to depth and, through the pruning above, the
 //! multi-threaded tree; tuning games run one thread, where they do nothing. They were chosen by
-//! time to depth (below), the measure of speed; a faster non-PV depth was then measured in
-//! games too (`SPLIT_MIN_DEPTH_NON_PV`).
+//! time to depth, the measure of speed, and the non-PV depth in games too
+//! (`SPLIT_MIN_DEPTH_NON_PV`).
 
 use super::Worker;
 use crate::search::node::{Node, Unwind};
@@ -35,15 +31,10 @@ use lielow_rules::position::Position;
 /// The shallowest PV node the main thread shares (depth 3 measured faster than 2, 4 and 5).
 const SPLIT_MIN_DEPTH: i32 = 3;
 /// The shallowest other node the main thread shares. A shared node hands out its moves with
-/// their reductions only, never pruning: chosen when late move pruning acted at depths up to 3,
-/// so that no shared node lost a pruning; since the fourth SPSA round it acts at 4, and a shared
-/// node of depth 4 searches what one thread would prune (the module doc). 5 reaches depth
-/// sooner (2 threads from the start, `scripts/time-to-depth.sh`, 27 runs each in alternating
-/// batches: 8x8 depth 17 median 1506 ms against 779, 9x9 depth 15 722 against 527) but did
-/// not play better: 2-thread engines at 50 ms a move on 8x8, balanced book, match seed 14, one
-/// game at a time, 5 against 4: -16.0 ± 23.7 (608 games, stopped). The moves a shared depth-4
-/// node keeps seem to be worth their nodes; 4 stays until games say otherwise on both sizes.
-/// (Sharing only PV nodes measured slower.)
+/// their reductions only, never pruning, so a shared node of depth 4 searches what one thread
+/// would prune there (the module doc). 5 reaches a depth sooner but did not play better; the
+/// moves a shared depth-4 node keeps seem to be worth their nodes (measured: see
+/// `docs/results/search.md`, "Threads").
 const SPLIT_MIN_DEPTH_NON_PV: i32 = 4;
 
 impl Worker<'_> {
