@@ -21,6 +21,7 @@ use std::fmt;
 use lielow_rules::board::Side;
 use lielow_rules::lfen::LfenError;
 use lielow_rules::moves::Move;
+use lielow_rules::outcome::GameEnd;
 use lielow_rules::play::IllegalMove;
 use lielow_rules::position::Position;
 use lielow_rules::quote::shown;
@@ -210,32 +211,31 @@ impl GameRecord {
 
     /// The position after all the recorded moves.
     pub fn final_position(&self) -> Position {
-        self.moves.iter().fold(self.start, |p, &mv| p.play(mv))
+        self.start.play_moves(&self.moves)
     }
 
     /// Replays the game and returns the winner the rules (for a natural ending) or the forfeit
     /// convention (the side to move lost) give; an error when the record contradicts itself.
     pub fn replay(&self) -> Result<Side, ReplayError> {
-        let mut position = self.start;
-        for (i, &mv) in self.moves.iter().enumerate() {
-            position = position
-                .try_play(mv)
+        let position =
+            self.start
+                .try_play_moves(&self.moves)
                 .map_err(|error| ReplayError::Illegal {
-                    number: i + 1,
-                    mv,
-                    error,
+                    number: error.number(),
+                    mv: self.moves[error.index],
+                    error: error.reason,
                 })?;
-        }
-        match (position.winner(), self.reason.is_forfeit()) {
-            (Some(winner), false) => {
-                let actual = natural_reason(&self.moves, &self.start);
+        match (position.outcome(), self.reason.is_forfeit()) {
+            (Some(outcome), false) => {
+                // A recorded ending is the last move's: a record with no move has none.
+                let actual = (!self.moves.is_empty()).then(|| Reason::from(outcome.end));
                 if actual != Some(self.reason) {
                     return Err(ReplayError::Ending {
                         actual,
                         recorded: self.reason,
                     });
                 }
-                Ok(winner)
+                Ok(outcome.winner)
             }
             (None, true) => Ok(position.side_to_move().opponent()),
             (Some(_), true) => Err(ReplayError::ForfeitAfterEnd),
@@ -244,22 +244,14 @@ impl GameRecord {
     }
 }
 
-/// How a game that the rules ended did end, from its last move.
-fn natural_reason(moves: &[Move], start: &Position) -> Option<Reason> {
-    let (&last, before) = moves.split_last()?;
-    let previous = before.iter().fold(*start, |p, &mv| p.play(mv));
-    Some(ending_of(&previous, last))
-}
-
-/// The reason a game that `mv` (played in `before`) finished ended.
-pub fn ending_of(before: &Position, mv: Move) -> Reason {
-    let us = before.side_to_move();
-    if mv.is_capture() && mv.to() == before.king(us.opponent()) {
-        Reason::KingCaptured
-    } else if mv.is_bear_off() && before.king(us) == Some(mv.from()) {
-        Reason::KingBorneOff
-    } else {
-        Reason::NoMoves
+/// The rules' endings are the first three reasons, of the same names.
+impl From<GameEnd> for Reason {
+    fn from(end: GameEnd) -> Reason {
+        match end {
+            GameEnd::KingCaptured => Reason::KingCaptured,
+            GameEnd::KingBorneOff => Reason::KingBorneOff,
+            GameEnd::NoMoves => Reason::NoMoves,
+        }
     }
 }
 
@@ -268,6 +260,19 @@ mod tests {
     use super::*;
 
     const START: &str = "8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b";
+
+    #[test]
+    fn the_rules_endings_are_the_natural_reasons_of_the_same_names() {
+        let natural: Vec<Reason> = GameEnd::ALL.into_iter().map(Reason::from).collect();
+        let expected: Vec<Reason> = Reason::ALL
+            .into_iter()
+            .filter(|reason| !reason.is_forfeit())
+            .collect();
+        assert_eq!(natural, expected);
+        for end in GameEnd::ALL {
+            assert_eq!(Reason::from(end).as_str(), end.as_str());
+        }
+    }
 
     #[test]
     fn a_record_round_trips_with_and_without_its_opening() {

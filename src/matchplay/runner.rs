@@ -30,7 +30,7 @@ use lielow_rules::position::Position;
 use super::engine_spec::EngineSpec;
 use super::openings::Opening;
 use super::player::{MoveRequest, Player, Timeouts};
-use super::records::{ending_of, GameRecord};
+use super::records::GameRecord;
 use super::stats::Sprt;
 use super::time_control::TimeControl;
 use super::Reason;
@@ -384,12 +384,8 @@ pub fn play_game(
     let latency = config.latency;
     let (winner, reason) = loop {
         let us = position.side_to_move();
-        if let Some(winner) = position.winner() {
-            let last = *moves.last().expect("openings are not over");
-            let before = moves[..moves.len() - 1]
-                .iter()
-                .fold(start, |p, &mv| p.play(mv));
-            break (winner, ending_of(&before, last));
+        if let Some(outcome) = position.outcome() {
+            break (outcome.winner, Reason::from(outcome.end));
         }
         let player = &mut players[engines[us.index()]];
         if !started[us.index()] {
