@@ -13,5 +13,6 @@ pub mod files;
 pub mod gui;
 pub mod matchplay;
 pub mod printer;
+pub mod progress;
 pub mod spsa;
 pub mod train;

@@ -17,7 +17,7 @@ pub mod format;
 pub mod join;
 
 use std::fs::OpenOptions;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -31,6 +31,7 @@ use crate::file_error::FileError;
 use crate::files;
 use crate::matchplay::openings::random_opening;
 use crate::matchplay::runner::Shard;
+use crate::progress::Progress;
 use format::{FormatError, GameSamples, Sample};
 use lielow_engine::limits::Limits;
 use lielow_engine::nnue::{EvalChoice, NetError, Network};
@@ -425,7 +426,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), DatagenError> {
     let next = AtomicU64::new(done);
     let (sender, receiver) = mpsc::channel::<(u64, GameSamples)>();
     let started = Instant::now();
-    let terminal = std::io::stderr().is_terminal();
+    let progress = Progress::bar(total - done, "games");
     let mut write_error = None;
     std::thread::scope(|scope| {
         for _ in 0..threads.min((total - done) as usize).max(1) {
@@ -461,22 +462,21 @@ pub fn run(args: &DatagenArgs) -> Result<(), DatagenError> {
                 written += 1;
                 let seconds = started.elapsed().as_secs_f64().max(1e-9);
                 let per_game = seconds / (written - done) as f64;
-                let line = format!(
-                    "games {written}/{total}  positions {positions}  {:.0} positions/s  ETA {:.0} s",
-                    positions as f64 / seconds,
-                    per_game * (total - written) as f64
+                let rate = format!(
+                    "positions {positions}  {:.0} positions/s",
+                    positions as f64 / seconds
                 );
-                if terminal {
-                    eprint!("\r{line:<80}");
-                } else if written % 10 == 0 || written == total {
-                    eprintln!("{line}");
+                if written % 10 == 0 || written == total {
+                    progress.log(&format!(
+                        "games {written}/{total}  {rate}  ETA {:.0} s",
+                        per_game * (total - written) as f64
+                    ));
                 }
+                progress.set(written - done, rate);
             }
         }
     });
-    if terminal {
-        eprintln!();
-    }
+    progress.finish();
     match write_error {
         Some(error) => Err(DatagenError::WriteFailed {
             path: path.clone(),

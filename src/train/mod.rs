@@ -23,6 +23,7 @@ use rayon::prelude::*;
 
 use crate::files::{self, Output};
 use crate::printer::Printer;
+use crate::progress::Progress;
 use data::{sigmoid, Target};
 pub use error::TrainError;
 use lielow_engine::nnue::{Buckets, MAX_BUCKETS};
@@ -158,11 +159,15 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     let mut parts = vec![vec![0.0f32; parameters]; BATCH_PARTS];
     let mut gradient = vec![0.0f32; parameters];
     let mut validation_loss = 0.0;
+    let batches = train_set.examples.len().div_ceil(args.batch as usize) as u64;
+    let bar = Progress::bar(u64::from(args.epochs) * batches, "batches");
     for epoch in 0..args.epochs {
         let progress = f64::from(epoch) / f64::from(args.epochs);
         let rate = args.rate
             * (0.05 + 0.95 * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos()) as f32);
         order.shuffle(&mut rng);
+        let epoch_text = format!("epoch {} of {}", epoch + 1, args.epochs);
+        bar.set(u64::from(epoch) * batches, epoch_text);
         let mut training_loss = 0.0f64;
         for batch in order.chunks(args.batch as usize) {
             let part_len = batch.len().div_ceil(BATCH_PARTS);
@@ -202,18 +207,22 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
                 });
             adam.step(&mut model.params, &gradient, rate);
             model.clip();
+            bar.step();
         }
         training_loss /= train_set.examples.len() as f64;
         validation_loss = model::loss(&model, validation, &target);
-        out.line(format_args!(
-            "| {:>5} | {:>9.6} | {:>13.6} | {:>15.6} | {:>7.1} |",
-            epoch + 1,
-            rate,
-            training_loss,
-            validation_loss,
-            started.elapsed().as_secs_f64()
-        ));
+        bar.suspend(|| {
+            out.line(format_args!(
+                "| {:>5} | {:>9.6} | {:>13.6} | {:>15.6} | {:>7.1} |",
+                epoch + 1,
+                rate,
+                training_loss,
+                validation_loss,
+                started.elapsed().as_secs_f64()
+            ))
+        });
     }
+    bar.clear();
 
     // Named only when there are several, so that a network of one bucket is what it was.
     let buckets_text = match args.buckets {
