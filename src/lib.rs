@@ -26,6 +26,7 @@ pub mod pool;
 pub mod position_arg;
 pub mod printer;
 pub mod process;
+pub mod progress;
 pub mod reason;
 pub mod records;
 pub mod shard;

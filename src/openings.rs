@@ -143,7 +143,7 @@ pub struct Opening {
 impl Opening {
     /// The position the engines start thinking from.
     pub fn position(&self) -> Position {
-        self.moves.iter().fold(self.start, |p, &mv| p.play(mv))
+        self.start.play_moves(&self.moves)
     }
 
     /// Reads one opening line: `<LFEN> [moves <move>...]`.

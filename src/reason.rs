@@ -4,6 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use lielow_rules::outcome::GameEnd;
+
 /// Why a game ended: the first three are the rules' own endings, the others are forfeits decided
 /// by the runner (the loser is then the side to move after the recorded moves). Ordered as
 /// declared (the order of tables and summaries); in JSON its name ([`Reason::as_str`]).
@@ -102,5 +104,34 @@ impl<'de> serde::Deserialize<'de> for Reason {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Reason, D::Error> {
         let text = String::deserialize(deserializer)?;
         text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The rules' endings are the first three reasons, of the same names.
+impl From<GameEnd> for Reason {
+    fn from(end: GameEnd) -> Reason {
+        match end {
+            GameEnd::KingCaptured => Reason::KingCaptured,
+            GameEnd::KingBorneOff => Reason::KingBorneOff,
+            GameEnd::NoMoves => Reason::NoMoves,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rules_endings_are_the_natural_reasons_of_the_same_names() {
+        let natural: Vec<Reason> = GameEnd::ALL.into_iter().map(Reason::from).collect();
+        let expected: Vec<Reason> = Reason::ALL
+            .into_iter()
+            .filter(|reason| !reason.is_forfeit())
+            .collect();
+        assert_eq!(natural, expected);
+        for end in GameEnd::ALL {
+            assert_eq!(Reason::from(end).as_str(), end.as_str());
+        }
     }
 }

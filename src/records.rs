@@ -210,56 +210,36 @@ impl GameRecord {
 
     /// The position after all the recorded moves.
     pub fn final_position(&self) -> Position {
-        self.moves.iter().fold(self.start, |p, &mv| p.play(mv))
+        self.start.play_moves(&self.moves)
     }
 
     /// Replays the game and returns the winner the rules (for a natural ending) or the forfeit
     /// convention (the side to move lost) give; an error when the record contradicts itself.
     pub fn replay(&self) -> Result<Side, ReplayError> {
-        let mut position = self.start;
-        for (i, &mv) in self.moves.iter().enumerate() {
-            position = position
-                .try_play(mv)
+        let position =
+            self.start
+                .try_play_moves(&self.moves)
                 .map_err(|error| ReplayError::Illegal {
-                    number: i + 1,
-                    mv,
-                    error,
+                    number: error.number(),
+                    mv: self.moves[error.index],
+                    error: error.reason,
                 })?;
-        }
-        match (position.winner(), self.reason.is_forfeit()) {
-            (Some(winner), false) => {
-                let actual = natural_reason(&self.moves, &self.start);
+        match (position.outcome(), self.reason.is_forfeit()) {
+            (Some(outcome), false) => {
+                // A recorded ending is the last move's: a record with no move has none.
+                let actual = (!self.moves.is_empty()).then(|| Reason::from(outcome.end));
                 if actual != Some(self.reason) {
                     return Err(ReplayError::Ending {
                         actual,
                         recorded: self.reason,
                     });
                 }
-                Ok(winner)
+                Ok(outcome.winner)
             }
             (None, true) => Ok(position.side_to_move().opponent()),
             (Some(_), true) => Err(ReplayError::ForfeitAfterEnd),
             (None, false) => Err(ReplayError::NotOver(self.reason)),
         }
-    }
-}
-
-/// How a game that the rules ended did end, from its last move.
-fn natural_reason(moves: &[Move], start: &Position) -> Option<Reason> {
-    let (&last, before) = moves.split_last()?;
-    let previous = before.iter().fold(*start, |p, &mv| p.play(mv));
-    Some(ending_of(&previous, last))
-}
-
-/// The reason a game that `mv` (played in `before`) finished ended.
-pub fn ending_of(before: &Position, mv: Move) -> Reason {
-    let us = before.side_to_move();
-    if mv.is_capture() && mv.to() == before.king(us.opponent()) {
-        Reason::KingCaptured
-    } else if mv.is_bear_off() && before.king(us) == Some(mv.from()) {
-        Reason::KingBorneOff
-    } else {
-        Reason::NoMoves
     }
 }
 

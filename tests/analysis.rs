@@ -180,9 +180,7 @@ fn solve_proves_each_puzzle_at_its_distance_and_alphabeta_agrees() {
         );
         assert!(solution.proof_size.unwrap() > 0);
         // The line is legal and ends the game the right way after exactly `plies` plies.
-        let end = line
-            .iter()
-            .fold(position, |p, &mv| p.try_play(mv).expect("legal"));
+        let end = position.try_play_moves(&line).expect("legal");
         let winner = if wins {
             position.side_to_move()
         } else {

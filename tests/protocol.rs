@@ -319,7 +319,7 @@ fn a_bad_position_is_refused_whole_and_the_previous_one_stays() {
     let moves = random_game(start, 7, 6);
     engine.send(&format!("position startpos moves {}", joined(&moves)));
     let before = engine.query("fen");
-    let expected = moves.iter().fold(start, |p, &m| p.play(m));
+    let expected = start.play_moves(&moves);
     assert_eq!(before, expected.to_lfen());
     let cases = [
         (
@@ -350,7 +350,7 @@ fn a_bad_position_is_refused_whole_and_the_previous_one_stays() {
     }
     // A move after the end of the game is an error too.
     let game = random_game(start, 11, 10_000);
-    let over = game.iter().fold(start, |p, &m| p.play(m));
+    let over = start.play_moves(&game);
     assert!(over.is_game_over());
     let extra = format!("position startpos moves {} a2-a3", joined(&game));
     let lines = engine.ask(&extra);
@@ -373,7 +373,7 @@ fn queries_answer_start_middle_and_finished_games_on_both_sizes() {
         let start = Position::start(size);
         let game = random_game(start, seed, 10_000);
         for plies in [0, game.len() / 2, game.len() - 1, game.len()] {
-            let position = game[..plies].iter().fold(start, |p, &m| p.play(m));
+            let position = start.play_moves(&game[..plies]);
             if plies == 0 {
                 engine.send("position startpos");
             } else {
@@ -419,7 +419,7 @@ fn go_depth_reports_iterations_then_one_legal_bestmove() {
     let mut engine = Engine::start();
     let start = Position::start(BoardSize::Eight);
     let moves = random_game(start, 21, 4);
-    let position = moves.iter().fold(start, |p, &m| p.play(m));
+    let position = start.play_moves(&moves);
     engine.send(&format!("position startpos moves {}", joined(&moves)));
     let (infos, best) = engine.go("go depth 2");
     assert!(position.parse_move(&best).is_ok(), "{best} is legal");

@@ -22,6 +22,7 @@ use crate::file_error::FileError;
 use crate::files::{self, Output};
 use crate::position_arg::PositionArg;
 use crate::printer::Printer;
+use crate::progress::Progress;
 use lielow_rules::board::BoardSize;
 use lielow_rules::moves::{Move, MoveText};
 use lielow_rules::position::Position;
@@ -189,29 +190,20 @@ fn report_progress(
     max_nodes: u64,
     time: Option<Duration>,
 ) {
-    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let budget = match time {
         Some(time) => format!("{max_nodes} nodes or {} s", time.as_secs_f64()),
         None => format!("{max_nodes} nodes"),
     };
-    let mut said = false;
+    let progress = Progress::spinner(format!("lielow solve: proving (budget: {budget})"));
     while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
         finished.recv_timeout(PROGRESS_EVERY)
     {
-        let line = format!(
+        progress.log(&format!(
             "lielow solve: still proving after {} s (budget: {budget})",
             started.elapsed().as_secs()
-        );
-        if terminal {
-            eprint!("\r{line:<70}");
-        } else {
-            eprintln!("{line}");
-        }
-        said = true;
+        ));
     }
-    if terminal && said {
-        eprintln!();
-    }
+    progress.clear();
 }
 
 /// The proof of `lielow solve`, printed.
@@ -503,8 +495,10 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
     files::remove_unfinished_on_interrupt();
     let mut searcher = review_searcher(args)?;
     let settings = review_settings(args);
-    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let count = games.len();
+    let positions = games.iter().map(|g| g.game.moves.len() as u64 + 1).sum();
+    let bar = Progress::bar(positions, "positions");
+    let mut reviewed = 0;
     let mut reviews: Vec<GameReview> = Vec::new();
     for (index, game) in games.iter().enumerate() {
         let mut progress = |ply: usize, plies: usize| {
@@ -514,11 +508,10 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
                 ply + 1,
                 plies + 1
             );
-            if terminal {
-                eprint!("\r{line:<70}");
-            } else if ply.is_multiple_of(10) || ply == plies {
-                eprintln!("{line}");
+            if ply.is_multiple_of(10) || ply == plies {
+                bar.log(&line);
             }
+            bar.set(reviewed + ply as u64 + 1, line);
         };
         reviews.push(review::review(
             &game.game,
@@ -526,10 +519,9 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<(), AnalysisError> {
             &settings,
             &mut progress,
         ));
+        reviewed += game.game.moves.len() as u64 + 1;
     }
-    if terminal {
-        eprintln!();
-    }
+    bar.finish();
     let mut out = Printer::new();
     for (game, review) in games.iter().zip(&reviews) {
         out.line(review_report::table(review, &game.title));

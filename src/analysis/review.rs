@@ -33,7 +33,6 @@ use std::sync::atomic::AtomicBool;
 use super::review_claims::{self, from_parent, Proof};
 pub use super::review_claims::{Label, BLUNDER, INACCURACY, MISTAKE};
 use crate::reason::Reason;
-use crate::records::ending_of;
 use lielow_engine::limits::Limits;
 use lielow_engine::score::Score;
 use lielow_engine::search::{Report, Searcher};
@@ -122,11 +121,11 @@ impl Game {
     /// A game given by its moves alone (`--game`, the GUI): its result is the rules' when its
     /// last position is over, and its opening as given.
     pub fn from_moves(start: Position, moves: Vec<Move>, opening: Option<usize>) -> Game {
-        let result = moves.split_last().and_then(|(&last, before)| {
-            let previous = before.iter().fold(start, |p, &mv| p.play(mv));
-            let winner = previous.play(last).winner()?;
-            Some((winner, ending_of(&previous, last)))
-        });
+        // A result is the ending of the last move: a game given with no move has none.
+        let result = (!moves.is_empty())
+            .then(|| start.play_moves(&moves).outcome())
+            .flatten()
+            .map(|outcome| (outcome.winner, Reason::from(outcome.end)));
         Game {
             start,
             moves,

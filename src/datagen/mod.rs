@@ -17,7 +17,7 @@ pub mod format;
 pub mod join;
 
 use std::fs::OpenOptions;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -32,6 +32,7 @@ use crate::file_error::FileError;
 use crate::files;
 use crate::openings::random_opening;
 use crate::pool::{self, InOrder};
+use crate::progress::Progress;
 use crate::shard::Shard;
 use format::{FormatError, GameSamples, Sample};
 use lielow_engine::limits::Limits;
@@ -445,7 +446,7 @@ fn play_and_write(
 ) -> Option<std::io::Error> {
     let (done, total) = (games.start, games.end);
     let started = Instant::now();
-    let terminal = std::io::stderr().is_terminal();
+    let progress = Progress::bar(total - done, "games");
     let mut write_error = None;
     let mut in_order = InOrder::starting_at(done);
     let (mut written, mut positions) = (done, 0u64);
@@ -471,23 +472,22 @@ fn play_and_write(
                 written += 1;
                 let seconds = started.elapsed().as_secs_f64().max(1e-9);
                 let per_game = seconds / (written - done) as f64;
-                let line = format!(
-                    "games {written}/{total}  positions {positions}  {:.0} positions/s  ETA {:.0} s",
-                    positions as f64 / seconds,
-                    per_game * (total - written) as f64
+                let rate = format!(
+                    "positions {positions}  {:.0} positions/s",
+                    positions as f64 / seconds
                 );
-                if terminal {
-                    eprint!("\r{line:<80}");
-                } else if written % 10 == 0 || written == total {
-                    eprintln!("{line}");
+                if written % 10 == 0 || written == total {
+                    progress.log(&format!(
+                        "games {written}/{total}  {rate}  ETA {:.0} s",
+                        per_game * (total - written) as f64
+                    ));
                 }
+                progress.set(written - done, rate);
             }
             true
         },
     );
-    if terminal {
-        eprintln!();
-    }
+    progress.finish();
     write_error
 }
 

@@ -1,6 +1,6 @@
 //! The `lielow match` and `lielow openings` subcommands: their flags, checks and output.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -20,6 +20,7 @@ use crate::files::{self, Output};
 use crate::openings::{self, OpeningFilter, OpeningsOrder};
 use crate::players::engine_spec::EngineSpec;
 use crate::printer::Printer;
+use crate::progress::Progress;
 use crate::shard::Shard;
 
 /// The most distinct random openings a match makes; a longer match cycles through them.
@@ -284,20 +285,13 @@ pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
     let shared = MatchOutputs::new(tally, records, json);
     outputs::finish_on_interrupt(&shared);
     check_engines(&config)?;
-    let terminal = std::io::stderr().is_terminal();
+    let progress = Progress::bar(planned, "games");
     let on_game = |number, game: &_| {
         let out = outputs::lock(&shared);
         if out.interrupted() {
             return;
         }
-        let line = report::finished_line(number, game);
-        if terminal {
-            // Over the progress line, which is drawn again below it.
-            eprintln!("\r{line:<100}");
-            eprint!("{:<100}", out.tally.progress_line());
-        } else {
-            eprintln!("{line}");
-        }
+        progress.println(&report::finished_line(number, game));
     };
     runner::run_reporting_games(&config, on_game, |pair| {
         let mut out = outputs::lock(&shared);
@@ -307,16 +301,12 @@ pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
         out.record(&pair);
         // A shard plays its share whatever its own SPRT says: the merge decides.
         let go_on = out.tally.add(&pair) || config.shard != Shard::WHOLE;
-        if terminal {
-            eprint!("\r{:<100}", out.tally.progress_line());
-        } else {
-            eprintln!("{}", out.tally.progress_line());
-        }
+        let line = out.tally.progress_line();
+        progress.log(&line);
+        progress.set(out.tally.games, line);
         go_on
     });
-    if terminal {
-        eprintln!();
-    }
+    progress.finish();
     outputs::lock(&shared).finish()?;
     Ok(())
 }

@@ -32,7 +32,7 @@ use crate::players::engine_spec::EngineSpec;
 use crate::players::player::{MoveRequest, Player, Reply, Timeouts};
 use crate::pool::{self, Outbox};
 use crate::reason::Reason;
-use crate::records::{ending_of, GameRecord};
+use crate::records::GameRecord;
 use crate::shard::Shard;
 
 /// Everything a match needs.
@@ -267,12 +267,8 @@ pub fn play_game(
     let mut clock = [config.limits.clock.map_or(0, |tc| tc.base_ms); 2];
     let (winner, reason) = loop {
         let us = position.side_to_move();
-        if let Some(winner) = position.winner() {
-            let last = *moves.last().expect("openings are not over");
-            let before = moves[..moves.len() - 1]
-                .iter()
-                .fold(start, |p, &mv| p.play(mv));
-            break (winner, ending_of(&before, last));
+        if let Some(outcome) = position.outcome() {
+            break (outcome.winner, Reason::from(outcome.end));
         }
         let side = us.index();
         let player = &mut players[engines[side]];

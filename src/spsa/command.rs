@@ -13,6 +13,7 @@ use super::param_file;
 use super::play;
 use super::state::{Partial, Setup, State};
 use crate::printer::Printer;
+use crate::progress::Progress;
 use crate::shard::Shard;
 
 /// Flags of `lielow spsa`.
@@ -169,14 +170,27 @@ pub fn run(args: &SpsaArgs) -> Result<(), SpsaError> {
     });
     let started = Instant::now();
     let mut played = 0;
+    let left = state.setup.schedule.iterations - state.iteration;
+    let progress = Progress::bar(
+        args.stop_after.map_or(left, |most| most.min(left)),
+        "iterations",
+    );
     while !state.finished() && args.stop_after.is_none_or(|most| played < most) {
         let partial = play::play_iteration(&state, Shard::WHOLE, args.concurrency as usize)?;
         state.update(&[("this run".to_owned(), partial)])?;
         state.write(path)?;
         played += 1;
         let per_iteration = started.elapsed().as_secs_f64() / played as f64;
-        eprintln!("{}", progress_line(&state, Some(per_iteration)));
+        progress.println(&progress_line(&state, Some(per_iteration)));
+        progress.set(
+            played,
+            format!(
+                "iteration {} of {}",
+                state.iteration, state.setup.schedule.iterations
+            ),
+        );
     }
+    progress.finish();
     Printer::new().text(&table(&state));
     Ok(())
 }

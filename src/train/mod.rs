@@ -23,6 +23,7 @@ use rayon::prelude::*;
 
 use crate::files::{self, Output};
 use crate::printer::Printer;
+use crate::progress::Progress;
 use data::{sigmoid, Target};
 pub use error::TrainError;
 use lielow_engine::nnue::{Buckets, EvalChoice, MAX_BUCKETS};
@@ -134,19 +135,28 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
 
     let mut trainer = Trainer::new(model, args.seed, data.train.examples.len());
     let mut validation_loss = 0.0;
+    let batches = data.train.examples.len().div_ceil(args.batch as usize) as u64;
+    let bar = Progress::bar(u64::from(args.epochs) * batches, "batches");
     for epoch in 0..args.epochs {
         let rate = step_size(args, epoch);
-        let training_loss = trainer.epoch(&data.train, &target, args.batch as usize, rate);
+        bar.set(
+            u64::from(epoch) * batches,
+            format!("epoch {} of {}", epoch + 1, args.epochs),
+        );
+        let training_loss = trainer.epoch(&data.train, &target, args.batch as usize, rate, &bar);
         validation_loss = model::loss(&trainer.model, &data.validation, &target);
-        out.line(format_args!(
-            "| {:>5} | {:>9.6} | {:>13.6} | {:>15.6} | {:>7.1} |",
-            epoch + 1,
-            rate,
-            training_loss,
-            validation_loss,
-            started.elapsed().as_secs_f64()
-        ));
+        bar.suspend(|| {
+            out.line(format_args!(
+                "| {:>5} | {:>9.6} | {:>13.6} | {:>15.6} | {:>7.1} |",
+                epoch + 1,
+                rate,
+                training_loss,
+                validation_loss,
+                started.elapsed().as_secs_f64()
+            ))
+        });
     }
+    bar.clear();
 
     let description = description(
         args,
@@ -236,13 +246,21 @@ impl Trainer {
     }
 
     /// One pass over `train_set` in a new order, in batches of `batch` positions at step size
-    /// `rate`; the mean training loss.
-    fn epoch(&mut self, train_set: &data::Set, target: &Target, batch: usize, rate: f32) -> f64 {
+    /// `rate`, a step of `bar` a batch; the mean training loss.
+    fn epoch(
+        &mut self,
+        train_set: &data::Set,
+        target: &Target,
+        batch: usize,
+        rate: f32,
+        bar: &Progress,
+    ) -> f64 {
         self.order.shuffle(&mut self.rng);
         let order = std::mem::take(&mut self.order);
         let mut training_loss = 0.0f64;
         for indices in order.chunks(batch) {
             training_loss += self.step(train_set, indices, target, rate);
+            bar.step();
         }
         self.order = order;
         training_loss / train_set.examples.len() as f64

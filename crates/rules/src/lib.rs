@@ -49,21 +49,31 @@
 //! # Ok::<(), IllegalMove>(())
 //! ```
 //!
-//! # Playing a game's moves
+//! # Playing a game's moves, and how it ended
 //!
 //! [`Position::replay`] plays a list of moves given as text, all or nothing, and names the
-//! first bad one.
+//! first bad one; [`Position::play_moves`] and [`Position::try_play_moves`] play a list of
+//! [`Move`]s. [`Position::outcome`] says who won a finished game and how ([`GameEnd`]:
+//! the king captured, the own king borne off, no move left).
 //!
 //! ```
-//! use lielow_rules::{BoardSize, Position, Side};
+//! use lielow_rules::{BoardSize, GameEnd, Position, Side};
 //!
 //! let start = Position::start(BoardSize::Eight);
 //! let (end, moves) = start.replay("d2-d3 e7-e6 d3-d5 e6-e4".split_whitespace())?;
 //! assert_eq!(moves.len(), 4);
 //! assert_eq!(end.king(Side::Red), "e4".parse().ok(), "the uniquely tallest stack is crowned");
+//! assert_eq!(start.play_moves(&moves[..2]), start.replay(["d2-d3", "e7-e6"])?.0);
 //!
 //! let error = start.replay(["d2-d3", "d3-d4"]).unwrap_err();
 //! assert_eq!(error.to_string(), "move 2 'd3-d4': the stack there belongs to the opponent");
+//!
+//! // Blue's king on d3 lands on Red's king on d5: the game is over.
+//! let position: Position = "8/8/8/3R14/8/3B24/8/8 b".parse()?;
+//! let (over, _) = position.replay(["d3xd5"])?;
+//! let outcome = over.outcome().expect("the game is over");
+//! assert_eq!((outcome.winner, outcome.end), (Side::Blue, GameEnd::KingCaptured));
+//! assert_eq!(end.outcome(), None, "the game goes on");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -96,6 +106,7 @@
 //! - [`position`]: the position, setting one up from its stacks, its unchecked play;
 //! - [`movegen`]: the legal moves, generated or counted;
 //! - [`play`]: checked play of a move, of a move's text, of a list of moves;
+//! - [`outcome`]: how a game ended;
 //! - [`attacks`]: which stacks can land on a square next move;
 //! - [`lfen`]: the position string;
 //! - [`perft`](mod@perft): move-sequence counts;
@@ -108,6 +119,7 @@ pub mod board;
 pub mod lfen;
 pub mod movegen;
 pub mod moves;
+pub mod outcome;
 pub mod perft;
 pub mod play;
 pub mod position;
@@ -117,6 +129,7 @@ mod zobrist;
 pub use board::{Bitboard, BoardSize, BoardSizeError, Side, SideError, Square, SquareError};
 pub use lfen::LfenError;
 pub use moves::{Move, MoveTextError};
+pub use outcome::{GameEnd, GameEndError, Outcome};
 pub use perft::perft;
 pub use play::{IllegalMove, ReplayError};
 pub use position::{CrownError, InvariantError, PartsError, Position};

@@ -9,6 +9,7 @@
 //! | a [`Move`] from elsewhere (a table, [`Move::from_str`]) | [`Position::is_legal`], [`Position::try_play`], [`Position::try_play_in_place`] | that it is legal here |
 //! | a move's text (`b2-e5`) | [`Position::parse_move`], then `play` | notation, then legality, with the reason |
 //! | a list of moves' texts | [`Position::replay`] | each move in turn; names the first bad one |
+//! | a list of [`Move`]s, such as a game record's | [`Position::play_moves`] / [`Position::try_play_moves`] | nothing / each move in turn; names the first bad one |
 //!
 //! The checked calls never change the position on an error. A move read as text is the legal
 //! move that text names, so `b2-e5` and `b2xe5` are different texts and at most one is legal.
@@ -102,8 +103,8 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
-/// Why [`Position::replay`] stopped: the first move of the list that cannot be played, and
-/// why. Nothing of the list was kept.
+/// Why [`Position::replay`] or [`Position::try_play_moves`] stopped: the first move of the
+/// list that cannot be played, and why. Nothing of the list was kept.
 ///
 /// Its message names the move by its number (from 1) and its text (quoted by
 /// [`shown`]: cut and cleaned, as the text may be anything a program was sent), then the
@@ -114,7 +115,7 @@ impl std::error::Error for IllegalMove {}
 pub struct ReplayError {
     /// The index of the bad move in the list, from 0.
     pub index: usize,
-    /// The bad move's text, as given.
+    /// The bad move's text, as given (a [`Move`]'s is its notation).
     pub text: String,
     /// Why it cannot be played after the moves before it.
     pub reason: IllegalMove,
@@ -304,6 +305,39 @@ impl Position {
     }
 }
 
+/// Checked play of a list of moves given as values (see the module documentation).
+impl Position {
+    /// Plays a list of moves, each checked as by [`Position::try_play`] in the position the
+    /// ones before it reached, all or nothing: the final position, or the first move that is
+    /// not legal there (its index, its notation and [`IllegalMove::NotLegal`]). For moves
+    /// known to be legal, [`Position::play_moves`] skips the checks.
+    ///
+    /// ```
+    /// use lielow_rules::{BoardSize, IllegalMove, Move, Position};
+    ///
+    /// let start = Position::start(BoardSize::Eight);
+    /// let moves: Vec<Move> = ["a2-a3", "a7-a6", "a3-a5"].map(|t| t.parse().unwrap()).into();
+    /// assert_eq!(start.try_play_moves(&moves), Ok(start.play_moves(&moves)));
+    ///
+    /// let error = start.try_play_moves(&moves[1..]).unwrap_err();
+    /// assert_eq!((error.index, error.reason), (0, IllegalMove::NotLegal));
+    /// assert_eq!(error.to_string(), "move 1 'a7-a6': not a legal move here");
+    /// ```
+    pub fn try_play_moves(&self, moves: &[Move]) -> Result<Position, ReplayError> {
+        let mut position = *self;
+        for (index, &mv) in moves.iter().enumerate() {
+            position
+                .try_play_in_place(mv)
+                .map_err(|reason| ReplayError {
+                    index,
+                    text: mv.to_string(),
+                    reason,
+                })?;
+        }
+        Ok(position)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,6 +430,46 @@ mod tests {
         );
         assert!(error.to_string().contains("a2-a3?xxx"));
         assert!(error.to_string().contains("...'"));
+    }
+
+    #[test]
+    fn typed_moves_replay_as_their_texts_do() {
+        let texts = ["d2-d3", "e7-e6", "d3-d5", "e6-e4", "d5-d8"];
+        let (position, moves) = start().replay(texts).unwrap();
+        assert_eq!(start().play_moves(&moves), position);
+        assert_eq!(start().try_play_moves(&moves), Ok(position));
+        assert_eq!(start().try_play_moves(&[]), Ok(start()));
+        for plies in 0..moves.len() {
+            let (before, _) = start().replay(&texts[..plies]).unwrap();
+            assert_eq!(start().play_moves(&moves[..plies]), before);
+        }
+    }
+
+    #[test]
+    fn a_typed_move_that_is_not_legal_is_named_and_nothing_is_kept() {
+        let moves: Vec<Move> = ["a2-a3", "a7-a6", "a3-a4"]
+            .iter()
+            .map(|text| text.parse().unwrap())
+            .collect();
+        let error = start().try_play_moves(&moves).unwrap_err();
+        assert_eq!(
+            error,
+            ReplayError {
+                index: 2,
+                text: "a3-a4".to_owned(),
+                reason: IllegalMove::NotLegal,
+            }
+        );
+        assert_eq!(error.to_string(), "move 3 'a3-a4': not a legal move here");
+        // A move after the end of the game is not legal either.
+        let over = Position::from_lfen("8/8/8/8/8/R17/b16b1/8 b").unwrap();
+        let moves: Vec<Move> = ["a2xa3", "h2-h3"]
+            .iter()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let error = over.try_play_moves(&moves).unwrap_err();
+        assert_eq!((error.index, error.reason), (1, IllegalMove::NotLegal));
+        assert_eq!(over.play_moves(&moves[..1]).winner(), Some(Side::Blue));
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! Invariants checked on every position of thousands of seeded random games of both sizes: the
 //! incremental key, internal consistency, the crown invariant, LFEN round trips, copy-make,
-//! move counting and generation by kind, and move notation in both directions.
+//! move counting and generation by kind, move notation in both directions, and how each game
+//! ended.
 
 use std::collections::HashSet;
 
 use lielow_rules::movegen::{self, Kind, MoveList};
-use lielow_rules::{BoardSize, Move, Position, Side, Square};
+use lielow_rules::{BoardSize, GameEnd, Move, Outcome, Position, Side, Square};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -84,6 +85,39 @@ fn every_position_of_random_games_is_consistent() {
     assert!(positions > 50_000, "only {positions} positions");
     // The games reach the interesting crown case (a king kept on a short stack).
     assert!(kings_on_short_stacks > 0);
+}
+
+#[test]
+fn the_outcome_is_the_ending_the_last_move_made() {
+    let mut seen = HashSet::new();
+    for game in random_games(3, 300) {
+        let (last, before) = game.split_last().expect("the start");
+        for position in before {
+            assert_eq!(position.outcome(), None, "{position}");
+        }
+        let previous = before.last().expect("no game is over at the start");
+        let mover = previous.side_to_move();
+        let played = previous
+            .legal_moves()
+            .into_iter()
+            .find(|&mv| previous.play(mv) == *last)
+            .expect("the last move");
+        // The ending told from the move itself, as a referee who watched it would.
+        let (winner, end) = if played.is_capture() && played.to() == previous.king(mover.opponent())
+        {
+            (mover, GameEnd::KingCaptured)
+        } else if played.is_bear_off() && previous.king(mover) == Some(played.from()) {
+            (mover.opponent(), GameEnd::KingBorneOff)
+        } else {
+            (mover, GameEnd::NoMoves)
+        };
+        let outcome = last.outcome().expect("the last position is over");
+        assert_eq!(outcome, Outcome { winner, end }, "{played} in {previous}");
+        assert_eq!(Some(outcome.winner), last.winner());
+        seen.insert(end);
+    }
+    // Games from the start end by both king endings (no side there ever lacks a king).
+    assert!(seen.contains(&GameEnd::KingCaptured) && seen.contains(&GameEnd::KingBorneOff));
 }
 
 #[test]
