@@ -10,7 +10,7 @@
 //! pages.
 //!
 //! ```text
-//! cargo test --release --test gui_browser -- --ignored --nocapture
+//! cargo test --test gui_browser -- --ignored --nocapture
 //! ```
 //!
 //! Ignored by a plain `cargo test`, since it needs `chromium` and `chromedriver` (Debian:
