@@ -5,7 +5,7 @@
 //! are the ones where a capture search explodes if nothing bounds it (before the quiescence
 //! search was bounded, about 2% of such 9x9 positions could not finish `go depth 1` in minutes).
 //! `lielow openings --crowded` prints them; `tests/data/crowded_*.lfen` keeps a fixed set, and
-//! `examples/crowded.rs` measures the search over them.
+//! `crates/measure` (`--bin crowded-search`) measures the search over them.
 
 use std::collections::HashSet;
 

@@ -4,8 +4,8 @@
 //! maximum of each over all positions.
 //!
 //! ```text
-//! cargo run --release --example crowded -- [size=8|9] [count=1000] [seed=1] [depth=4]
-//!     [movetime=100] [file=LFENS] [worst=5] [cap=NODES]
+//! cargo run --release -p lielow-measure --bin crowded-search --
+//!     [size=8|9] [count=1000] [seed=1] [depth=4] [movetime=100] [file=LFENS] [worst=5] [cap=NODES]
 //! ```
 //!
 //! Any other `NAME=VALUE` sets a search parameter (a development option, e.g.

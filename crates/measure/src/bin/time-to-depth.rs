@@ -2,9 +2,12 @@
 //! depth with 1 and with N threads, alternately and several times, and the medians compared.
 //!
 //! ```text
-//! cargo run --release --example time_to_depth -- [depth=D] [threads=N] [runs=R] [hash=MB]
-//!     [warmup=W] [verbose] [position=N]
+//! cargo run --release -p lielow-measure --bin time-to-depth --
+//!     [depth=D] [threads=N] [runs=R] [hash=MB] [warmup=W] [verbose] [position=N]
 //! ```
+//!
+//! (`scripts/time-to-depth.sh` times the start position through the protocol instead, engine
+//! start-up apart, for any `lielow` binary.)
 //!
 //! With `warmup=W` (W > 0), each timed search follows a one-thread search to depth W of another
 //! bench position (a different one for every run), in the same searcher: both thread counts
