@@ -18,7 +18,6 @@
 use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
-use crate::search::Params;
 use lielow_rules::board::Side;
 
 /// Nodes between two reads of the clock and of the stop flag by the main thread (at several
@@ -57,17 +56,6 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
-    /// The budget for `side` to move under `limits`, with the default move overhead and
-    /// horizon.
-    pub fn new(limits: &Limits, side: Side) -> TimeBudget {
-        TimeBudget::with_overhead(
-            limits,
-            side,
-            DEFAULT_MOVE_OVERHEAD_MS,
-            Params::default().time_moves_to_go as u64,
-        )
-    }
-
     /// The budget for `side` to move under `limits`, keeping `overhead` ms back from every
     /// budget (a sixteenth of a `movetime` at most) and planning a clock without `movestogo`
     /// to last `horizon` more moves (at least 1). `infinite` has no deadline at all; a
@@ -147,6 +135,12 @@ mod tests {
     use super::*;
     use crate::limits::Clock;
 
+    /// The budget the engine plans with its default move overhead and horizon.
+    fn default_budget(limits: &Limits, side: Side) -> TimeBudget {
+        let horizon = crate::search::Params::default().time_moves_to_go as u64;
+        TimeBudget::with_overhead(limits, side, DEFAULT_MOVE_OVERHEAD_MS, horizon)
+    }
+
     #[test]
     fn moves_to_go_shares_the_clock_among_the_moves_left() {
         let with = |moves_to_go| {
@@ -154,7 +148,7 @@ mod tests {
             if let Some(clock) = limits.clock.as_mut() {
                 clock.moves_to_go = moves_to_go;
             }
-            TimeBudget::new(&limits, Side::Blue)
+            default_budget(&limits, Side::Blue)
         };
         let ms = |d: Option<Duration>| d.unwrap().as_millis() as u64;
         // Without it, a 25th of the clock; with 40 moves to go, no more than that.
@@ -212,7 +206,7 @@ mod tests {
     fn never_plans_more_than_the_clock_minus_margin() {
         for time in [0, 1, 10, 39, 40, 41, 100, 1000, 60_000, 3_600_000] {
             for increment in [0, 10, 100, 1000, 10_000] {
-                let budget = TimeBudget::new(&clock(time, increment), Side::Blue);
+                let budget = default_budget(&clock(time, increment), Side::Blue);
                 let hard = budget.hard.unwrap().as_millis() as u64;
                 let soft = budget.soft.unwrap().as_millis() as u64;
                 assert!(soft <= hard, "time {time} inc {increment}");
@@ -226,11 +220,11 @@ mod tests {
 
     #[test]
     fn uses_the_movers_clock_and_the_increment() {
-        let budget = TimeBudget::new(&clock(10_000, 0), Side::Blue);
+        let budget = default_budget(&clock(10_000, 0), Side::Blue);
         assert_eq!(budget.soft, Some(Duration::from_millis((10_000 - 40) / 25)));
-        let red = TimeBudget::new(&clock(10_000, 0), Side::Red);
+        let red = default_budget(&clock(10_000, 0), Side::Red);
         assert!(red.soft > budget.soft);
-        let with_increment = TimeBudget::new(&clock(10_000, 1000), Side::Blue);
+        let with_increment = default_budget(&clock(10_000, 1000), Side::Blue);
         assert!(with_increment.soft.unwrap() > budget.soft.unwrap() + Duration::from_millis(500));
     }
 
@@ -240,7 +234,7 @@ mod tests {
             movetime: Some(200),
             ..Limits::default()
         };
-        let budget = TimeBudget::new(&limits, Side::Red);
+        let budget = default_budget(&limits, Side::Red);
         assert_eq!(budget.hard, Some(Duration::from_millis(190)));
         let overhead = TimeBudget::with_overhead(&limits, Side::Red, 50, 25);
         assert_eq!(overhead.hard, Some(Duration::from_millis(200 - 200 / 16)));
@@ -249,7 +243,7 @@ mod tests {
             movetime: Some(50),
             ..Limits::default()
         };
-        let short_budget = TimeBudget::new(&short, Side::Blue);
+        let short_budget = default_budget(&short, Side::Blue);
         assert_eq!(short_budget.hard, Some(Duration::from_millis(47)));
         let on_clock = TimeBudget::with_overhead(&clock(1_080, 0), Side::Blue, 50, 25);
         assert_eq!(on_clock.hard, Some(Duration::from_millis(250)));
@@ -258,9 +252,9 @@ mod tests {
             movetime: Some(5),
             ..Limits::default()
         };
-        assert_eq!(TimeBudget::new(&infinite, Side::Blue).hard, None);
-        assert_eq!(TimeBudget::new(&Limits::default(), Side::Blue).hard, None);
-        let budget = TimeBudget::new(&limits, Side::Blue);
+        assert_eq!(default_budget(&infinite, Side::Blue).hard, None);
+        assert_eq!(default_budget(&Limits::default(), Side::Blue).hard, None);
+        let budget = default_budget(&limits, Side::Blue);
         assert!(budget.fixed);
         assert!(budget.next_iteration_fits(Duration::from_millis(100), Duration::from_millis(60)));
         assert!(!budget.next_iteration_fits(Duration::from_millis(190), Duration::from_millis(5)));
@@ -268,7 +262,7 @@ mod tests {
             clock: clock(10_000, 0).clock,
             ..limits
         };
-        let budget = TimeBudget::new(&with_clock, Side::Blue);
+        let budget = default_budget(&with_clock, Side::Blue);
         assert!(!budget.fixed);
         assert!(!budget.next_iteration_fits(Duration::from_millis(100), Duration::from_millis(60)));
         assert!(budget.next_iteration_fits(Duration::from_millis(10), Duration::from_millis(5)));
@@ -276,7 +270,7 @@ mod tests {
 
     #[test]
     fn no_iteration_starts_past_the_soft_deadline() {
-        let budget = TimeBudget::new(&clock(10_000, 0), Side::Blue);
+        let budget = default_budget(&clock(10_000, 0), Side::Blue);
         let soft = budget.soft.unwrap();
         let hard = budget.hard.unwrap();
         let just_past_soft = soft + Duration::from_millis(1);

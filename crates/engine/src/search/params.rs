@@ -31,15 +31,13 @@
 
 #[macro_use]
 mod declare;
-mod setting;
 mod spec;
 #[cfg(test)]
 mod tests;
 
 use lielow_rules::board::BoardSize;
 
-pub use setting::{parse_switch, ParamError, ParamSetting};
-pub use spec::{Access, NumberField, ParamSpec};
+pub use spec::{parse_switch, Access, NumberField, ParamError, ParamSetting, ParamSpec};
 
 /// A number whose best value differs by board size: one parameter, a value per size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
