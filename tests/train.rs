@@ -268,6 +268,23 @@ fn bad_flags_and_files_are_one_line_errors() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The flags of a short training on `data` into `path` over `epochs` epochs.
+fn small_training<'a>(data: &'a str, path: &'a str, epochs: &'a str) -> [&'a str; 11] {
+    [
+        "train",
+        "--data",
+        data,
+        "-o",
+        path,
+        "--epochs",
+        epochs,
+        "--batch",
+        "256",
+        "--validation-every",
+        "5",
+    ]
+}
+
 /// `--buckets` fits one output layer per stage of the game and writes a version-2 network
 /// the engine reads and plays with; counts outside 1 to 16 are refused.
 #[test]
@@ -275,20 +292,7 @@ fn training_with_output_buckets_writes_a_version_2_network() {
     let dir = scratch("buckets");
     let data = data(&dir);
     let path = dir.join("buckets.nnue").display().to_string();
-    let args = [
-        "train",
-        "--data",
-        &data,
-        "-o",
-        &path,
-        "--epochs",
-        "2",
-        "--batch",
-        "256",
-        "--validation-every",
-        "5",
-        "--buckets",
-    ];
+    let args = [&small_training(&data, &path, "2")[..], &["--buckets"]].concat();
     let out = lielow(&[&args[..], &["3"]].concat());
     assert!(
         out.status.success(),
@@ -372,20 +376,7 @@ fn training_goes_on_from_a_network_with_init() {
     let dir = scratch("init");
     let data = data(&dir);
     let path = dir.join("init.nnue").display().to_string();
-    let args = [
-        "train",
-        "--data",
-        &data,
-        "-o",
-        &path,
-        "--epochs",
-        "1",
-        "--batch",
-        "256",
-        "--validation-every",
-        "5",
-        "--init",
-    ];
+    let args = [&small_training(&data, &path, "1")[..], &["--init"]].concat();
     let out = lielow(&[&args[..], &["embedded"]].concat());
     assert!(
         out.status.success(),
