@@ -2,7 +2,8 @@
 //! SIGKILL mid-game (once on the player's turn, once while the engine thinks), the page says it
 //! is disconnected, the server is started again on the same port (a new process that knows
 //! nothing of the page), and the page reconnects, shows the same position and the game goes on.
-//! A reload of the page restores the game the same way.
+//! A reload of the page restores the game the same way, and a clock game's clocks stand still
+//! while the server is gone.
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -115,6 +116,16 @@ pub async fn check(browser: &Browser, out: &Path) -> Result<()> {
         .await?;
     tokio::time::sleep(Duration::from_millis(1500)).await;
     browser.screenshot(&out.join("12-disconnected.png")).await?;
+    // The banner fits a phone's width.
+    browser.resize(420, 800).await?;
+    let fits = browser
+        .script("return document.documentElement.scrollWidth <= window.innerWidth")
+        .await?;
+    browser
+        .screenshot(&out.join("12b-disconnected-narrow.png"))
+        .await?;
+    browser.resize(1250, 980).await?;
+    assert_eq!(fits, Value::Bool(true), "no horizontal scroll at 420 px");
     let mut gui = serve(port);
     wait_restored(browser, &session, &lfen, &moves).await?;
     browser.screenshot(&out.join("13-reconnected.png")).await?;
@@ -171,6 +182,53 @@ pub async fn check(browser: &Browser, out: &Path) -> Result<()> {
     browser.client.refresh().await?;
     wait_restored(browser, &Value::Null, &lfen, &moves).await?;
     browser.screenshot(&out.join("14-reloaded.png")).await?;
-    drop(gui);
+    clock_pauses(browser, gui, port).await
+}
+
+/// A clock game: while the server is gone no clock runs (the player cannot move), and the
+/// player's clock runs again once the page has reconnected.
+async fn clock_pauses(browser: &Browser, mut gui: Gui, port: u16) -> Result<()> {
+    browser.script(
+        "const s = (id, v) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); };
+         s('limit-kind', 'clock'); s('clock-base', '0.5'); s('clock-inc', '1');
+         document.getElementById('new-game').click(); return true",
+    ).await?;
+    browser
+        .wait_for(
+            "a new clock game",
+            "return document.querySelectorAll('#moves td[data-ply]').length === 0 && Clock.running === 'Blue'",
+            LONG,
+        )
+        .await?;
+    play_a_move(browser).await?;
+    let (lfen, moves) = shown_game(browser).await?;
+    let session = browser.script("return session").await?;
+    crash(&mut gui)?;
+    browser
+        .wait_for("the disconnection banner", SHOWS_LOST, LONG)
+        .await?;
+    let left =
+        "return [Clock.running, Clock.left(game.clock, 'Blue'), Clock.left(game.clock, 'Red')]";
+    let paused = browser.script(left).await?;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert_eq!(
+        browser.script(left).await?,
+        paused,
+        "no clock runs while the server is gone"
+    );
+    assert_eq!(
+        paused[0],
+        Value::Null,
+        "no clock runs while the server is gone"
+    );
+    let _gui = serve(port);
+    wait_restored(browser, &session, &lfen, &moves).await?;
+    browser
+        .wait_for(
+            "Blue's clock running again",
+            "return Clock.running === 'Blue'",
+            LONG,
+        )
+        .await?;
     Ok(())
 }

@@ -305,14 +305,14 @@ function lostServer() {
   }
   if (lost.timer !== null) return;
   const wait = Math.min(RETRY_MOST_MS, RETRY_FIRST_MS * 2 ** lost.tries);
-  lost.tries += 1;
   showLost(wait);
+  lost.tries += 1;
   lost.timer = setTimeout(retryNow, wait);
 }
 
 function showLost(wait) {
-  const again = lost.tries > 1 ? `try ${lost.tries} failed; ` : "";
-  $("offline-text").textContent = "Disconnected: the server is not answering (stopped or restarting?). " +
+  const again = lost.tries > 0 ? `try ${lost.tries} failed; ` : "";
+  $("offline-text").textContent = "Disconnected: the server is not answering. " +
     `Your game is kept in this browser and goes on when the server is back (${again}next try in ${Math.ceil(wait / 1000)} s).`;
   $("offline").hidden = false;
   status("Disconnected from the server.");
