@@ -2,8 +2,8 @@
 //! through WebDriver ([`fantoccini`]) loads the page, plays the first moves by clicking stacks
 //! and squares, waits for the engine's replies and its evaluation, opens the analysis and the
 //! review, switches to 9x9, loads an LFEN, checks the page's rough edges (`edges`: narrow
-//! windows, Load, the score after the game, clock, hint, threats), and saves a screenshot after
-//! each step. It also measures the time from the click to the engine's move (at 100 ms per
+//! windows, Load, the score after the game, clock, hint, threats), checks that a game survives
+//! its server killed and started again (`restart`), and saves a screenshot after each step. It also measures the time from the click to the engine's move (at 100 ms per
 //! move), that time again after the player has thought `LIELOW_GUI_THINK` seconds (default 10:
 //! longer than any idle limit a server might wrongly have), and once more while 1,000 idle
 //! connections are held open to the server, and the server's memory with one and with four open
@@ -23,6 +23,7 @@ mod gui_support;
 mod support;
 
 mod edges;
+mod restart;
 
 use std::error::Error;
 use std::net::TcpStream;
@@ -383,5 +384,5 @@ async fn steps(
     );
     drop(flood);
     browser.screenshot(&out.join("3c-after-flood.png")).await?;
-    Ok(())
+    restart::check(browser, out).await
 }

@@ -1,5 +1,6 @@
 // The lielow GUI's page: a client of the server's JSON API, which speaks UGI to the engines.
-// The game lives in localStorage, so a reload (or a crash of anything) resumes it.
+// The game lives in localStorage (saved after every move and every change of a setting), so a
+// reload, or a server that stops and comes back, resumes it: see `connect`.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -9,6 +10,11 @@ const START = {
 };
 let session = null;      // this page's session, named by its event stream
 let sessionReady = null; // resolves once the stream has named it
+let sessionNamed = null; // resolves sessionReady
+let source = null;       // the open event stream
+let lost = null;         // while the server is gone: { tries, timer (the next try's) }
+const RETRY_FIRST_MS = 500; // the first try to reach a lost server, doubled after each failure
+const RETRY_MOST_MS = 8000; // ... up to this
 
 let engines = [];
 let game = JSON.parse(localStorage.getItem("lielow-game") || "null") || {
@@ -29,13 +35,25 @@ const HINT_MS = 300;     // a hint's search: short, and never the game's own lim
 
 function save() { localStorage.setItem("lielow-game", JSON.stringify(game)); }
 function status(text) { $("status").textContent = text; }
-function fail(text) { $("banner-text").textContent = text; $("banner").hidden = false; }
+// An error for the player; none while the server is gone (the disconnection banner says why).
+function fail(text) {
+  if (lost) return;
+  $("banner-text").textContent = text;
+  $("banner").hidden = false;
+}
 $("banner-close").onclick = () => { $("banner").hidden = true; };
 
+// A request to the server's API; a request that gets no answer at all means the server is gone.
 async function api(path, body) {
-  const response = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, body === undefined ? {} : {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+  } catch (error) {
+    lostServer();
+    throw new Error("the server is not answering");
+  }
   const answer = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
   if (!response.ok) throw new Error(answer.error || `HTTP ${response.status}`);
   return answer;
@@ -121,7 +139,7 @@ function highlight() {
 }
 
 function clicked(event) {
-  if (!view || gameOver() || playerOf(view.side) !== "human") return;
+  if (!view || lost || gameOver() || playerOf(view.side) !== "human") return;
   const square = squareOf(event);
   if (!square) return;
   if (selected) {
@@ -157,7 +175,7 @@ function limits() {
 
 // Whatever should happen now: the engine's move, or analysis of the shown position.
 async function next() {
-  if (!view) return;
+  if (!view || lost) return;
   await sessionReady;
   if ($("analyse").checked) return analyse();
   if (gameOver() || !atLatest()) return;
@@ -174,7 +192,7 @@ async function next() {
 }
 
 async function analyse() {
-  if (!view || view.winner) return;
+  if (!view || view.winner || lost) return;
   await sessionReady;
   searchId += 1;
   searching = "analyse";
@@ -250,25 +268,75 @@ function onEvent(event) {
   }
 }
 
-// The page's session lives as long as this stream: the server ends its engines when it
-// closes. A stream that breaks is opened again (a new session), and a search that was
-// under way is asked for again there.
+// The page's session lives as long as its event stream: the server ends its engines when the
+// stream closes, and a server that stopped (or was killed, or restarted) knows nothing of it.
+// A stream that breaks, or a request that gets no answer, marks the server lost: the page says
+// so in a banner, keeps the game (it is in localStorage), pauses the clock and tries again after
+// RETRY_FIRST_MS, twice that, ... (at most RETRY_MOST_MS). When a stream opens again (the same
+// server, or a new one on the same address: a new session either way), the kept game is shown
+// again, its moves checked by the server's rules, and it goes on: `next` asks the engine whose
+// turn it is for its move, or the analysis again.
 function connect() {
-  let named;
-  sessionReady = new Promise((resolve) => { named = resolve; });
-  const source = new EventSource("/api/events");
-  source.addEventListener("session", (message) => {
-    const again = session !== null;
-    session = JSON.parse(message.data).session;
-    named();
-    if (again && searching) { searching = null; status("Reconnected."); next(); }
-  });
+  source = new EventSource("/api/events");
+  source.addEventListener("session", (message) => named(JSON.parse(message.data).session));
   source.onmessage = (message) => onEvent(JSON.parse(message.data));
-  source.onerror = () => {
-    status("Lost the server; reconnecting...");
-    source.close();
-    setTimeout(connect, 1000);
-  };
+  source.onerror = lostServer;
+}
+
+// A promise for the next session's name (`next` and the searches wait on it).
+function awaitSession() { sessionReady = new Promise((resolve) => { sessionNamed = resolve; }); }
+
+function named(name) {
+  session = name;
+  sessionNamed();
+  if (lost) reconnected();
+}
+
+function lostServer() {
+  if (source) { source.close(); source = null; }
+  if (!lost) {
+    lost = { tries: 0, timer: null };
+    awaitSession();
+    searchId += 1;       // the lost session's searches ended with it
+    searching = null;
+    syncClock();         // a player who cannot move does not lose time
+    save();
+    document.body.classList.add("offline");
+  }
+  if (lost.timer !== null) return;
+  const wait = Math.min(RETRY_MOST_MS, RETRY_FIRST_MS * 2 ** lost.tries);
+  showLost(wait);
+  lost.tries += 1;
+  lost.timer = setTimeout(retryNow, wait);
+}
+
+function showLost(wait) {
+  const again = lost.tries > 0 ? `try ${lost.tries} failed; ` : "";
+  $("offline-text").textContent = "Disconnected: the server is not answering. " +
+    `Your game is kept in this browser and goes on when the server is back (${again}next try in ${Math.ceil(wait / 1000)} s).`;
+  $("offline").hidden = false;
+  status("Disconnected from the server.");
+}
+
+function retryNow() {
+  if (!lost) return;
+  clearTimeout(lost.timer);
+  lost.timer = null;
+  if (source) { source.close(); source = null; }
+  $("offline-text").textContent = "Disconnected: trying to reach the server...";
+  connect();
+}
+$("offline-retry").onclick = retryNow;
+
+async function reconnected() {
+  lost = null;
+  $("offline").hidden = true;
+  document.body.classList.remove("offline");
+  await loadEngines().catch((error) => fail(`No engines: ${error.message}`));
+  await render();
+  if (!view || lost) return;
+  if (!gameOver() && atLatest()) status("Reconnected: the game goes on.");
+  next();
 }
 
 // The score sheet: a row per move number, Blue's move then Red's (a game that starts with
@@ -335,7 +403,7 @@ function drawThreats() {
 // The clock runs for the side to move while the game's latest position is in play.
 function syncClock() {
   if (!clockGame()) { Clock.stop(); Clock.show(null); return; }
-  const runs = view && atLatest() && !view.winner && !$("analyse").checked;
+  const runs = view && !lost && atLatest() && !view.winner && !$("analyse").checked;
   Clock.run(game.clock, runs ? view.side : null, timeUp);
 }
 
@@ -349,7 +417,7 @@ async function timeUp() {
 // changes the game's own search: while an engine thinks over its move there is none to give;
 // while analysis runs, its best line is the hint; otherwise a short search of its own.
 async function askHint() {
-  if (!view) return;
+  if (!view || lost) return;
   if (gameOver()) return status("The game is over: no hint.");
   if (searching === "play") return status("The engine is thinking over its move: ask for a hint on yours.");
   if ($("analyse").checked) {
@@ -542,20 +610,31 @@ document.addEventListener("keydown", (e) => {
   e.preventDefault();
 });
 
-(async function start() {
-  try {
-    engines = (await api("/api/engines")).engines;
-  } catch (error) { return fail(`No server: ${error.message}`); }
+// The engines' names (a restarted server may have others) in the player menus.
+async function loadEngines() {
+  engines = (await api("/api/engines")).engines;
   const options = [`<option value="human">Human</option>`]
     .concat(engines.map((name, i) => `<option value="${i}">${name.replace(/</g, "&lt;")}</option>`)).join("");
   $("blue").innerHTML = options; $("red").innerHTML = options;
   $("blue").value = game.blue; $("red").value = game.red;
+}
+
+// The kept game's settings in the form.
+function showSettings() {
   $("limit-kind").value = game.kind; $("limit-value").value = game.value;
   $("level").value = String(game.level ?? 20);
   $("clock-base").value = game.clockBase; $("clock-inc").value = game.clockInc;
   $("threats").checked = !!game.showThreats;
   showLimitInputs();
   $("size").value = game.start.split("/").length === 9 ? "9" : "8";
+}
+
+(async function start() {
+  awaitSession();
+  showSettings();
+  try {
+    await loadEngines();
+  } catch (error) { return; } // the server is lost: `reconnected` starts the page when it is back
   connect();
   await render();
   next();
