@@ -1,5 +1,11 @@
 //! The learned evaluation: the incremental accumulator against a full refresh, the integer
-//! network against the trainer's float one, and the `EvalFile` choices.
+//! network against the trainer's float one, the `EvalFile` choices, and damaged or unchecked
+//! network files through the binary.
+
+mod support;
+
+use std::io::Write;
+use std::process::Stdio;
 
 use lielow::train::model::Model;
 use lielow_engine::nnue::{Accumulator, EvalChoice, Network};
@@ -7,6 +13,7 @@ use lielow_rules::{BoardSize, Position};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
+use support::{lielow, lielow_command, scratch, stderr};
 
 /// Positions of random games (every position of each, finished games included).
 fn random_games(size: BoardSize, games: usize, seed: u64) -> Vec<Vec<Position>> {
@@ -144,5 +151,99 @@ fn a_network_file_round_trips_and_eval_choices_load() {
         .is_some());
     let missing: EvalChoice = dir.join("missing.nnue").to_str().unwrap().parse().unwrap();
     assert!(missing.load().is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `lielow` with the protocol lines `input` (then `quit`) and returns its output lines.
+fn protocol(input: &str) -> Vec<String> {
+    let mut child = lielow_command()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(format!("{input}quit\n").as_bytes())
+        .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A network file the trainer's way (version 3), the same with one byte flipped, and the same
+/// network as a version 2 file (no checksum).
+fn network_files(dir: &std::path::Path) -> [String; 3] {
+    let bytes = Model::new(2)
+        .quantize(100.0, "made by a test".into())
+        .to_bytes();
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3, "version 3");
+    let mut damaged = bytes.clone();
+    damaged[bytes.len() / 2] ^= 1;
+    let mut old = bytes[..bytes.len() - 4].to_vec();
+    old[8] = 2;
+    let files = [
+        ("good.nnue", bytes),
+        ("damaged.nnue", damaged),
+        ("old.nnue", old),
+    ];
+    files.map(|(name, bytes)| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.display().to_string()
+    })
+}
+
+#[test]
+fn a_damaged_network_is_refused_in_one_line_and_the_previous_one_kept() {
+    let dir = scratch("damaged");
+    let [good, damaged, old] = network_files(&dir);
+    let loaded = Network::load(std::path::Path::new(&good)).unwrap();
+    assert!(loaded.checked());
+    let lines = protocol(&format!(
+        "setoption name EvalFile value {good}\nsetoption name EvalFile value {damaged}\neval\n"
+    ));
+    // One error line (the path quoted, shortened when long), the reason in it.
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(
+        errors[0].starts_with("info string error: EvalFile '/")
+            && errors[0]
+                .ends_with("': checksum mismatch: the network file is damaged or cut short"),
+        "{lines:?}"
+    );
+    // The network set before is still the one evaluating, and it is a checked one.
+    assert!(
+        lines.contains(&"Network: made by a test".to_owned()),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("unchecked")), "{lines:?}");
+    // A file of before checksums loads, and `eval` says it is unchecked.
+    let lines = protocol(&format!("setoption name EvalFile value {old}\neval\n"));
+    assert!(
+        lines.contains(&"Network: made by a test".to_owned()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(
+            &"Network file: format version 2, unchecked (it carries no checksum; version 3 does)"
+                .to_owned()
+        ),
+        "{lines:?}"
+    );
+    // The command line refuses it with one line and status 2.
+    let out = lielow(&["bench", "1", "--eval", &damaged]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert_eq!(message.trim_end().lines().count(), 1, "{message}");
+    assert!(message.contains("checksum mismatch"), "{message}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

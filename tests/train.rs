@@ -85,6 +85,9 @@ fn training_is_reproducible_lowers_the_loss_and_writes_a_loadable_network() {
     );
 
     let network = Network::from_bytes(&bytes).expect("the engine reads what the trainer writes");
+    // The trainer writes the newest version, whose checksum proves the file whole.
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3, "version 3");
+    assert!(network.checked());
     assert!(network.description().contains("4 epochs"));
     assert!(network.description().contains("data.bin: 40 games"));
 
@@ -285,10 +288,10 @@ fn small_training<'a>(data: &'a str, path: &'a str, epochs: &'a str) -> [&'a str
     ]
 }
 
-/// `--buckets` fits one output layer per stage of the game and writes a version-2 network
+/// `--buckets` fits one output layer per stage of the game and writes a version-3 network
 /// the engine reads and plays with; counts outside 1 to 16 are refused.
 #[test]
-fn training_with_output_buckets_writes_a_version_2_network() {
+fn training_with_output_buckets_writes_a_version_3_network() {
     let dir = scratch("buckets");
     let data = data(&dir);
     let path = dir.join("buckets.nnue").display().to_string();
@@ -300,7 +303,7 @@ fn training_with_output_buckets_writes_a_version_2_network() {
         String::from_utf8_lossy(&out.stderr)
     );
     let bytes = std::fs::read(&path).unwrap();
-    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 2, "version 2");
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3, "version 3");
     let network = Network::from_bytes(&bytes).expect("the engine reads what the trainer writes");
     assert_eq!(network.buckets().count(), 3);
     assert!(network.description().contains("3 output buckets"));

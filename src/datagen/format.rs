@@ -40,32 +40,13 @@ pub const MAGIC: &[u8; 8] = b"LIELOWDG";
 /// The version written (and the only one read).
 pub const VERSION: u16 = 2;
 
-/// The CRC-32 (IEEE 802.3, reflected, as zlib's `crc32`) of `bytes`: it detects every error in
-/// up to 32 consecutive bits, which a 32-bit sum such as FNV-1a does not promise for bursts; a
-/// table built at compile time, since the program has no crate for it and needs none.
+/// The CRC-32 (IEEE 802.3, reflected, as zlib's `crc32`) of `bytes`, by the `crc32fast`
+/// crate (the network files' too): it detects every error in up to 32 consecutive bits, which
+/// a 32-bit sum such as FNV-1a does not promise for bursts. The same function as the table this
+/// program computed it with before, so files written then still read (a test holds it to the
+/// standard check value and to that table).
 pub fn crc32(bytes: &[u8]) -> u32 {
-    const TABLE: [u32; 256] = {
-        let mut table = [0u32; 256];
-        let mut i = 0;
-        while i < 256 {
-            let mut c = i as u32;
-            let mut k = 0;
-            while k < 8 {
-                c = if c & 1 != 0 {
-                    0xEDB8_8320 ^ (c >> 1)
-                } else {
-                    c >> 1
-                };
-                k += 1;
-            }
-            table[i] = c;
-            i += 1;
-        }
-        table
-    };
-    !bytes.iter().fold(!0u32, |crc, &byte| {
-        TABLE[((crc ^ u32::from(byte)) & 0xff) as usize] ^ (crc >> 8)
-    })
+    crc32fast::hash(bytes)
 }
 
 /// One training position.
@@ -410,6 +391,29 @@ mod tests {
     #[test]
     fn every_single_byte_flip_is_caught_or_only_cuts_the_last_block() {
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926, "the standard check value");
+        // The table-driven CRC-32 this file format was first written with, bit by bit: the
+        // crate's values are the same, so older files still read.
+        let by_hand = |bytes: &[u8]| {
+            !bytes.iter().fold(!0u32, |crc, &byte| {
+                (0..8).fold(crc ^ u32::from(byte), |c, _| {
+                    if c & 1 != 0 {
+                        0xEDB8_8320 ^ (c >> 1)
+                    } else {
+                        c >> 1
+                    }
+                })
+            })
+        };
+        let sample: Vec<u8> = (0..4099u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        for len in [0, 1, 3, 15, 16, 17, 63, 64, 65, 1000, 4099] {
+            assert_eq!(
+                crc32(&sample[..len]),
+                by_hand(&sample[..len]),
+                "{len} bytes"
+            );
+        }
         let game = |game: u64| GameSamples {
             game,
             samples: vec![Sample {

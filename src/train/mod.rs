@@ -65,7 +65,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Output buckets: output layers per board size, chosen by the stacks on the board (evenly
-    /// from one stack to the start position's); 1 writes a network file of version 1.
+    /// from one stack to the start position's).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_BUCKETS as i64))]
     buckets: u32,
     /// Also train on each training position's left-right mirror image (the rules are

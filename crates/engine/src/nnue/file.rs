@@ -5,23 +5,38 @@
 //! | bytes | what |
 //! |---|---|
 //! | 8 | `LIELOWNN` |
-//! | 2 | version: 1 (one output bucket) or 2 |
+//! | 2 | version: 3 (written), or 1 and 2 (still read) |
 //! | 2 | hidden width `w`, 1 to [`HIDDEN`] |
 //! | 4 | inputs, [`INPUTS`] |
 //! | 4 | scale: centipawns per unit of the float output |
 //! | 4 + n | how the net was made: its length, then UTF-8 text |
-//! | 2 | version 2 only: output buckets `B`, 1 to [`MAX_BUCKETS`] (version 1: 1) |
-//! | 2 × 82 | version 2 only: the bucket of each stack count 0 to 81, 8x8's then 9x9's (u8) |
+//! | 2 | versions 2 and 3: output buckets `B`, 1 to [`MAX_BUCKETS`] (version 1: 1) |
+//! | 2 × 82 | versions 2 and 3: the bucket of each stack count 0 to 81, 8x8's then 9x9's (u8) |
 //! | 2 × INPUTS × w | input weights, input by input (i16, × [`QA`]) |
 //! | 2 × w | hidden biases (i16, × `QA`) |
 //! | 2 × 2 × B × 2 × w | output weights per board size (8x8 first) and bucket, side to move's half first (i16, × [`QB`]) |
 //! | 4 × 2 × B | output bias per board size and bucket (i32, × `QA` × `QB`) |
+//! | 4 | version 3 only: the CRC-32 of every byte before it (u32) |
 //!
-//! A network of one bucket is written as version 1, so the trainer's files of one bucket
-//! stay byte for byte what they were before buckets. A file narrower than `HIDDEN` is read
-//! with the missing hidden units' weights zero: such a unit's activation is zero and so is
-//! its output weight, so the evaluation is exactly the file's (a program built wider still
-//! plays the shipped network), and it is written back at its own width.
+//! Version 3 is version 2 with the checksum at the end, and [`Network::to_bytes`] writes it
+//! for every network, of one bucket or several. The checksum is checked first, right after the
+//! magic and the version, so that any damage past them (a flipped byte, a file cut short, bytes
+//! added) is named as what it is, `checksum mismatch`, before a damaged field could be taken
+//! for another kind of error or, as a flipped low byte of the scale was, for a valid network.
+//! Versions 1 and 2 carry no checksum: they still load, every field checked as before, and the
+//! network says so ([`Network::checked`], which `eval`'s description prints).
+//!
+//! The checksum is CRC-32 (IEEE 802.3, as zlib's and the datagen files', by the `crc32fast`
+//! crate): it detects every error within 32 consecutive bits, so every damaged byte, and any
+//! other accidental damage but one time in 2^32; it costs well under a millisecond over the
+//! shipped 1.5 MB. It is no defence against a file forged on purpose (a cryptographic hash would
+//! need a larger crate, and a forged network is only weights: every field is still checked, so
+//! it cannot make the program misbehave, only play badly).
+//!
+//! A file narrower than `HIDDEN` is read with the missing hidden units' weights zero: such a
+//! unit's activation is zero and so is its output weight, so the evaluation is exactly the
+//! file's (a program built wider still plays the shipped network), and it is written back at
+//! its own width.
 
 use std::fmt;
 
@@ -32,27 +47,38 @@ use super::network::{QA, QB};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"LIELOWNN";
-/// The newest version, written for networks of more than one bucket.
-pub const VERSION: u16 = 2;
-/// The version of a network of one output bucket (read and written).
+/// The version written: version 2's layout, then a CRC-32 of the bytes before it.
+pub const VERSION: u16 = 3;
+/// The oldest version read: one output bucket, no bucket table, no checksum.
 const VERSION_ONE_BUCKET: u16 = 1;
+/// Output buckets and their table, no checksum (still read).
+const VERSION_BUCKETS: u16 = 2;
 
 /// The fixed part of a network file: magic, version, hidden width, inputs, scale, description
 /// length.
 const HEADER_BYTES: usize = 8 + 2 + 2 + 4 + 4 + 4;
-/// Version 2's bucket count and table.
+/// Versions 2 and 3's bucket count and table.
 const BUCKET_BYTES: usize = 2 + 2 * STACK_COUNTS;
+/// Version 3's CRC-32, the file's last bytes.
+const CHECKSUM_BYTES: usize = 4;
 /// The longest description [`Network::load`] reads (the trainer's names its settings and data
 /// files in a few hundred bytes).
 const MAX_DESCRIPTION_BYTES: usize = 1 << 20;
 /// The largest network file [`Network::load`] reads.
-pub const MAX_FILE_BYTES: u64 =
-    (HEADER_BYTES + BUCKET_BYTES + weight_bytes(HIDDEN, MAX_BUCKETS) + MAX_DESCRIPTION_BYTES)
-        as u64;
+pub const MAX_FILE_BYTES: u64 = (HEADER_BYTES
+    + BUCKET_BYTES
+    + weight_bytes(HIDDEN, MAX_BUCKETS)
+    + MAX_DESCRIPTION_BYTES
+    + CHECKSUM_BYTES) as u64;
 
 /// The weights and biases of a network of `width` hidden units and `buckets` buckets.
 const fn weight_bytes(width: usize, buckets: usize) -> usize {
     2 * (INPUTS * width + width + 2 * buckets * 2 * width) + 4 * 2 * buckets
+}
+
+/// The CRC-32 a version 3 file ends with: of every byte before it.
+fn checksum(bytes: &[u8]) -> u32 {
+    crc32fast::hash(bytes)
 }
 
 /// Why a network file cannot be used.
@@ -89,6 +115,8 @@ pub enum NetError {
     NotRegular,
     /// Larger than any network file of this program's shape (the limit in bytes).
     TooLarge(u64),
+    /// A version 3 file whose CRC-32 does not match its bytes: damaged or cut short.
+    Checksum,
 }
 
 impl fmt::Display for NetError {
@@ -97,7 +125,7 @@ impl fmt::Display for NetError {
             NetError::Magic => f.write_str("not a lielow network file (no LIELOWNN header)"),
             NetError::Version(v) => write!(
                 f,
-                "network format version {v}, this program reads {VERSION_ONE_BUCKET} and {VERSION}"
+                "network format version {v}, this program reads {VERSION_ONE_BUCKET} to {VERSION}"
             ),
             NetError::Shape { hidden, inputs } => write!(
                 f,
@@ -115,6 +143,9 @@ impl fmt::Display for NetError {
                 f,
                 "the file has more than {limit} bytes, more than a network of this shape"
             ),
+            NetError::Checksum => {
+                f.write_str("checksum mismatch: the network file is damaged or cut short")
+            }
         }
     }
 }
@@ -146,6 +177,35 @@ impl Reader<'_> {
     /// The first `width` lanes of a row (the rest stay zero: see the module docs).
     fn row(&mut self, lanes: &mut [i16], width: usize) {
         lanes[..width].iter_mut().for_each(|w| *w = self.i16());
+    }
+    /// The weights and biases of a network of `width` hidden units with `buckets`, from the
+    /// input weights on (its scale, description and version are left for the caller).
+    fn weights(&mut self, buckets: Buckets, width: usize) -> Network {
+        let mut input_weights = vec![[0i16; HIDDEN]; INPUTS];
+        for row in &mut input_weights {
+            self.row(row, width);
+        }
+        let mut hidden_bias = [0; HIDDEN];
+        self.row(&mut hidden_bias, width);
+        let layers = 2 * buckets.count();
+        let mut output_weights: Vec<OutputWeights> = vec![[0; 2 * HIDDEN]; layers];
+        for layer in &mut output_weights {
+            let (ours, theirs) = layer.split_at_mut(HIDDEN);
+            self.row(ours, width);
+            self.row(theirs, width);
+        }
+        let output_bias = (0..layers).map(|_| self.i32()).collect();
+        Network {
+            input_weights,
+            hidden_bias,
+            output_weights,
+            output_bias,
+            buckets,
+            width,
+            scale: 1,
+            description: String::new(),
+            version: VERSION,
+        }
     }
 }
 
@@ -179,11 +239,32 @@ impl Network {
         if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
             return Err(NetError::Magic);
         }
-        let mut reader = Reader { bytes, at: 8 };
-        let version = reader.u16();
-        if version != VERSION_ONE_BUCKET && version != VERSION {
-            return Err(NetError::Version(version));
-        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        let body = match version {
+            VERSION => {
+                let end = bytes.len() - CHECKSUM_BYTES.min(bytes.len());
+                if end < HEADER_BYTES || checksum(&bytes[..end]).to_le_bytes() != bytes[end..] {
+                    return Err(NetError::Checksum);
+                }
+                &bytes[..end]
+            }
+            VERSION_ONE_BUCKET | VERSION_BUCKETS => bytes,
+            _ => return Err(NetError::Version(version)),
+        };
+        Network::parse(body, version).map_err(|error| match error {
+            // Lengths count the whole file, its checksum included.
+            NetError::Length { expected, .. } => NetError::Length {
+                expected: expected.saturating_add(bytes.len() - body.len()),
+                found: bytes.len(),
+            },
+            error => error,
+        })
+    }
+
+    /// The network in a file's bytes of `version` (a version 3 file's checksum checked and
+    /// cut off).
+    fn parse(bytes: &[u8], version: u16) -> Result<Network, NetError> {
+        let mut reader = Reader { bytes, at: 10 };
         let width = usize::from(reader.u16());
         let inputs = u32::from_le_bytes(reader.take()) as usize;
         if !(1..=HIDDEN).contains(&width) || inputs != INPUTS {
@@ -202,9 +283,10 @@ impl Network {
             expected,
             found: bytes.len(),
         };
-        // Version 2's bucket count sits after the description: check that it is there before
-        // reading it, then the whole length.
-        let buckets_count = if version == VERSION {
+        // The bucket count sits after the description: check that it is there before reading
+        // it, then the whole length.
+        let has_table = version != VERSION_ONE_BUCKET;
+        let buckets_count = if has_table {
             let count_end = after_description.saturating_add(2);
             if bytes.len() < count_end {
                 return Err(length(count_end));
@@ -219,7 +301,7 @@ impl Network {
         } else {
             1
         };
-        let bucket_bytes = if version == VERSION { BUCKET_BYTES } else { 0 };
+        let bucket_bytes = if has_table { BUCKET_BYTES } else { 0 };
         let expected = after_description
             .saturating_add(bucket_bytes)
             .saturating_add(weight_bytes(width, buckets_count));
@@ -230,9 +312,8 @@ impl Network {
             .map_err(|_| NetError::Description)?
             .to_string();
         reader.at = after_description;
-        let buckets = if version == VERSION {
-            let count = reader.u16();
-            debug_assert_eq!(usize::from(count), buckets_count);
+        let buckets = if has_table {
+            reader.at += 2;
             let mut table = [[0; STACK_COUNTS]; 2];
             for row in &mut table {
                 row.iter_mut().for_each(|b| *b = reader.take::<1>()[0]);
@@ -241,54 +322,32 @@ impl Network {
         } else {
             Buckets::SINGLE
         };
-        let mut input_weights = vec![[0i16; HIDDEN]; INPUTS];
-        for row in &mut input_weights {
-            reader.row(row, width);
-        }
-        let mut hidden_bias = [0; HIDDEN];
-        reader.row(&mut hidden_bias, width);
-        let layers = 2 * buckets.count();
-        let mut output_weights: Vec<OutputWeights> = vec![[0; 2 * HIDDEN]; layers];
-        for layer in &mut output_weights {
-            let (ours, theirs) = layer.split_at_mut(HIDDEN);
-            reader.row(ours, width);
-            reader.row(theirs, width);
-        }
-        let output_bias = (0..layers).map(|_| reader.i32()).collect();
-        Ok(Network {
-            input_weights,
-            hidden_bias,
-            output_weights,
-            output_bias,
-            buckets,
-            width,
-            scale,
-            description,
-        })
+        let mut network = reader.weights(buckets, width);
+        network.scale = scale;
+        network.description = description;
+        network.version = version;
+        Ok(network)
     }
 
-    /// The file's bytes: version 1 for one bucket, else version 2.
+    /// The file's bytes, in version 3: its checksum last.
     pub fn to_bytes(&self) -> Vec<u8> {
         let width = self.width;
-        let single = self.buckets.count() == 1;
         let mut out = Vec::with_capacity(
             HEADER_BYTES
                 + self.description.len()
                 + BUCKET_BYTES
-                + weight_bytes(width, self.buckets.count()),
+                + weight_bytes(width, self.buckets.count())
+                + CHECKSUM_BYTES,
         );
         out.extend_from_slice(MAGIC);
-        let version = if single { VERSION_ONE_BUCKET } else { VERSION };
-        out.extend_from_slice(&version.to_le_bytes());
+        out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(width as u16).to_le_bytes());
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&self.scale.to_le_bytes());
         out.extend_from_slice(&(self.description.len() as u32).to_le_bytes());
         out.extend_from_slice(self.description.as_bytes());
-        if !single {
-            out.extend_from_slice(&(self.buckets.count() as u16).to_le_bytes());
-            out.extend(self.buckets.table().iter().flatten());
-        }
+        out.extend_from_slice(&(self.buckets.count() as u16).to_le_bytes());
+        out.extend(self.buckets.table().iter().flatten());
         let mut row = |lanes: &[i16]| {
             lanes[..width]
                 .iter()
@@ -303,14 +362,38 @@ impl Network {
         for b in &self.output_bias {
             out.extend_from_slice(&b.to_le_bytes());
         }
+        out.extend_from_slice(&checksum(&out).to_le_bytes());
         out
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::network::EMBEDDED_BYTES;
     use super::*;
+
+    /// A version 3 file's bytes with its checksum made to match again, so that the checks
+    /// behind it are reached.
+    pub(in super::super) fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+        let end = bytes.len() - CHECKSUM_BYTES;
+        let sum = checksum(&bytes[..end]);
+        bytes[end..].copy_from_slice(&sum.to_le_bytes());
+        bytes
+    }
+
+    /// A version 3 file's bytes as version 2 (no checksum) or, for a network of one bucket,
+    /// version 1 (no bucket table either): the files written before checksums.
+    pub(in super::super) fn unchecked(bytes: &[u8], version: u16) -> Vec<u8> {
+        let mut old = bytes[..bytes.len() - CHECKSUM_BYTES].to_vec();
+        old[8..10].copy_from_slice(&version.to_le_bytes());
+        if version == VERSION_ONE_BUCKET {
+            let description = u32::from_le_bytes(old[20..24].try_into().unwrap()) as usize;
+            let table = HEADER_BYTES + description;
+            assert_eq!(old[table..table + 2], [1, 0], "one bucket");
+            old.drain(table..table + BUCKET_BYTES);
+        }
+        old
+    }
 
     #[test]
     fn the_embedded_network_reads_back_to_its_own_bytes() {
@@ -318,6 +401,9 @@ mod tests {
         assert_eq!(net.to_bytes(), EMBEDDED_BYTES);
         assert!(!net.description().is_empty());
         assert_eq!(net.buckets().count(), 1);
+        // The shipped file proves itself whole.
+        assert_eq!(net.file_version(), VERSION);
+        assert!(net.checked());
     }
 
     #[test]
@@ -328,6 +414,14 @@ mod tests {
             Some(NetError::Magic)
         );
         let cut = Network::from_bytes(&bytes[..bytes.len() - 1]).err();
+        assert_eq!(cut, Some(NetError::Checksum));
+        assert_eq!(
+            NetError::Checksum.to_string(),
+            "checksum mismatch: the network file is damaged or cut short"
+        );
+        // Unchecked, a cut file is found by its length.
+        let old = unchecked(&bytes, VERSION_ONE_BUCKET);
+        let cut = Network::from_bytes(&old[..old.len() - 1]).err();
         assert!(matches!(cut, Some(NetError::Length { .. })), "{cut:?}");
         let mut version = bytes.clone();
         version[8] = 9;
@@ -335,18 +429,56 @@ mod tests {
             Network::from_bytes(&version).err(),
             Some(NetError::Version(9))
         );
+        // Under a matching checksum, every field is still checked.
         let mut shape = bytes.clone();
         shape[10] = 7;
         shape[11] = 1;
+        assert_eq!(Network::from_bytes(&shape).err(), Some(NetError::Checksum));
         assert!(matches!(
-            Network::from_bytes(&shape).err(),
+            Network::from_bytes(&resealed(shape)).err(),
             Some(NetError::Shape { hidden: 263, .. })
         ));
         let mut no_width = bytes.clone();
         no_width[10] = 0;
         assert!(matches!(
-            Network::from_bytes(&no_width).err(),
+            Network::from_bytes(&resealed(no_width)).err(),
             Some(NetError::Shape { hidden: 0, .. })
         ));
+        let mut scale = bytes.clone();
+        scale[16..20].copy_from_slice(&0i32.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&resealed(scale)).err(),
+            Some(NetError::Scale(0))
+        );
+        // A length under a matching checksum counts the whole file.
+        let mut longer = bytes[..bytes.len() - CHECKSUM_BYTES].to_vec();
+        longer.extend_from_slice(&[0; 5]);
+        let longer = resealed(longer);
+        assert_eq!(
+            Network::from_bytes(&longer).err(),
+            Some(NetError::Length {
+                expected: bytes.len(),
+                found: bytes.len() + 1
+            })
+        );
+    }
+
+    /// The audit's case: the low byte of the output scale, flipped, loaded silently from a
+    /// file without a checksum (and still does from one: see `checked`); in version 3 it is
+    /// refused.
+    #[test]
+    fn a_flipped_byte_of_the_scale_is_refused() {
+        let bytes = Network::embedded().to_bytes();
+        let mut flipped = bytes.clone();
+        flipped[16] ^= 1;
+        assert_eq!(
+            Network::from_bytes(&flipped).err(),
+            Some(NetError::Checksum)
+        );
+        let old = unchecked(&flipped, VERSION_ONE_BUCKET);
+        let read = Network::from_bytes(&old).expect("nothing to check it against");
+        assert!(!read.checked());
+        assert_eq!(read.file_version(), VERSION_ONE_BUCKET);
+        assert_eq!(read.scale(), Network::embedded().scale() ^ 1);
     }
 }

@@ -50,6 +50,9 @@ pub struct Network {
     pub(super) width: usize,
     pub(super) scale: i32,
     pub(super) description: String,
+    /// The format version of the file it was read from ([`super::VERSION`] for one built
+    /// from parts, which has no file and writes that version).
+    pub(super) version: u16,
 }
 
 impl Network {
@@ -97,12 +100,26 @@ impl Network {
             width: HIDDEN,
             scale: scale.max(1),
             description,
+            version: super::VERSION,
         }
     }
 
     /// How the network was made (the trainer's record).
     pub fn description(&self) -> &str {
         &self.description
+    }
+
+    /// The format version of the file it was read from (the newest, [`super::VERSION`], for
+    /// a network built from parts).
+    pub fn file_version(&self) -> u16 {
+        self.version
+    }
+
+    /// Whether its file proved itself whole: a version 3 file's CRC-32 matched its bytes.
+    /// Versions 1 and 2 carry no checksum, so a network read from one is unchecked (`eval`
+    /// says so); one built from parts has no file to damage.
+    pub fn checked(&self) -> bool {
+        self.version >= super::VERSION
     }
 
     /// Centipawns per unit of the float output.

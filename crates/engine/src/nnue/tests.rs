@@ -2,13 +2,15 @@
 //! stack, and the lazy stack of the search, evaluated at random plies, against a refresh of
 //! every position, on random games of both sizes, with the shipped network and random ones of
 //! one and several output buckets; the evaluation against a recomputation from the weights;
-//! and files of version 2 and narrower widths through writing and reading.
+//! and files of every version and narrower widths through writing and reading, every damaged
+//! byte of a version 3 file refused.
 //! (The kernels against their reference are in `rows`; a build for another target runs these
 //! same tests on its own vectors: see the module docs.)
 
+use super::file::tests::{resealed, unchecked};
 use super::{
     Accumulator, AccumulatorStack, BucketError, Buckets, Delta, NetError, Network, HIDDEN, INPUTS,
-    QA, QB,
+    QA, QB, VERSION,
 };
 use crate::score::Score;
 use lielow_rules::board::{BoardSize, Side};
@@ -283,51 +285,126 @@ fn assert_same_play(a: &Network, b: &Network) {
 }
 
 #[test]
-fn a_network_of_several_buckets_round_trips_as_version_2() {
-    let net = random_network(5, 200, 5);
-    let bytes = net.to_bytes();
-    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 2, "version");
-    let read = Network::from_bytes(&bytes).unwrap();
-    assert_eq!(read.to_bytes(), bytes);
-    assert_eq!(read.buckets(), net.buckets());
-    assert_same_play(&read, &net);
-    // One bucket is version 1.
-    let single = random_network(6, 200, 1).to_bytes();
-    assert_eq!(u16::from_le_bytes([single[8], single[9]]), 1, "version");
+fn a_network_of_any_buckets_round_trips_as_version_3_and_old_versions_still_read() {
+    for (buckets, old_version) in [(5, 2), (1, 2), (1, 1)] {
+        let net = random_network(5 + buckets as u64, 200, buckets);
+        let bytes = net.to_bytes();
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION, "version");
+        let read = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(read.to_bytes(), bytes);
+        assert_eq!(read.buckets(), net.buckets());
+        assert!(read.checked());
+        assert_same_play(&read, &net);
+        // The same network in a file of before checksums: read, unchecked, the same play,
+        // and written back as version 3.
+        let old = Network::from_bytes(&unchecked(&bytes, old_version)).unwrap();
+        assert_eq!(old.file_version(), old_version);
+        assert!(!old.checked());
+        assert_eq!(old.buckets(), net.buckets());
+        assert_same_play(&old, &net);
+        assert_eq!(old.to_bytes(), bytes);
+    }
 }
 
+/// CRC-32 sees every error within 32 consecutive bits, so every change to one byte: the
+/// magic and the version are checked before it (a version flipped to 1 or 2 then finds the
+/// file 4 or 170 bytes too long), every later byte is covered by it, the checksum itself
+/// included. Each byte of a narrow network's file is flipped by four patterns (one bit, the
+/// top bit, all bits, and a value that differs from byte to byte, so that every pattern is
+/// tried somewhere), every cut and every extra byte is refused; the shipped file's header,
+/// description, table, ends and every 997th weight byte too.
 #[test]
-fn version_2_files_with_bad_buckets_or_cut_short_are_refused() {
-    let net = random_network(7, 200, 3);
-    let bytes = net.to_bytes();
-    let count_at = 24 + net.description().len();
-    let with_count = |count: u16| {
-        let mut bytes = bytes.clone();
-        bytes[count_at..count_at + 2].copy_from_slice(&count.to_le_bytes());
-        Network::from_bytes(&bytes).err()
-    };
-    for count in [0, 17, u16::MAX] {
-        let error = with_count(count).expect("refused");
-        assert_eq!(
-            error,
-            NetError::Buckets(BucketError::Count(count.into())),
-            "{count}"
-        );
-        assert_eq!(
-            error.to_string(),
-            format!("the network's output buckets: {count} output buckets; a network has 1 to 16")
-        );
+fn every_damaged_byte_of_a_version_3_file_is_refused() {
+    let mut net = random_network(9, 300, 2);
+    net.width = 1;
+    let shipped = Network::embedded().to_bytes();
+    for bytes in [net.to_bytes(), shipped] {
+        let description = u32::from_le_bytes(bytes[20..24].try_into().unwrap()) as usize;
+        let weights_at = 24 + description + 2 + 2 * 82;
+        let positions: Vec<usize> = if bytes.len() < 100_000 {
+            (0..bytes.len()).collect()
+        } else {
+            (0..weights_at + 500)
+                .chain((weights_at + 500..bytes.len() - 500).step_by(997))
+                .chain(bytes.len() - 500..bytes.len())
+                .collect()
+        };
+        for &at in &positions {
+            for pattern in [0x01, 0x80, 0xff, (at % 255 + 1) as u8] {
+                let mut damaged = bytes.clone();
+                damaged[at] ^= pattern;
+                let error = Network::from_bytes(&damaged).err();
+                match at {
+                    0..=7 => assert_eq!(error, Some(NetError::Magic), "byte {at}"),
+                    8..=9 => assert!(
+                        matches!(error, Some(NetError::Version(_) | NetError::Length { .. })),
+                        "byte {at} ^ {pattern:#x}: {error:?}"
+                    ),
+                    _ => assert_eq!(error, Some(NetError::Checksum), "byte {at} ^ {pattern:#x}"),
+                }
+            }
+        }
+        if bytes.len() < 100_000 {
+            for cut in 0..bytes.len() {
+                let error = Network::from_bytes(&bytes[..cut]).err();
+                let expected = if cut < 24 {
+                    NetError::Magic
+                } else {
+                    NetError::Checksum
+                };
+                assert_eq!(error, Some(expected), "cut at {cut}");
+            }
+            for extra in 0..=u8::MAX {
+                let mut longer = bytes.clone();
+                longer.push(extra);
+                assert_eq!(Network::from_bytes(&longer).err(), Some(NetError::Checksum));
+            }
+        }
     }
-    // A count the rest of the file does not match.
-    assert!(matches!(with_count(4), Some(NetError::Length { .. })));
+}
+
+/// The bucket count and table are checked in files of before checksums, and under a matching
+/// checksum; cut short, a version 2 file is found by its length.
+#[test]
+fn files_with_bad_buckets_or_cut_short_are_refused() {
+    let net = random_network(7, 200, 3);
+    let bytes = unchecked(&net.to_bytes(), 2);
+    let count_at = 24 + net.description().len();
+    let with_count = |count: u16, seal: bool| {
+        let mut bytes = if seal { net.to_bytes() } else { bytes.clone() };
+        bytes[count_at..count_at + 2].copy_from_slice(&count.to_le_bytes());
+        Network::from_bytes(&if seal { resealed(bytes) } else { bytes }).err()
+    };
+    for seal in [false, true] {
+        for count in [0, 17, u16::MAX] {
+            let error = with_count(count, seal).expect("refused");
+            assert_eq!(
+                error,
+                NetError::Buckets(BucketError::Count(count.into())),
+                "{count}"
+            );
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "the network's output buckets: {count} output buckets; a network has 1 to 16"
+                )
+            );
+        }
+        // A count the rest of the file does not match.
+        assert!(matches!(with_count(4, seal), Some(NetError::Length { .. })));
+    }
     // A table naming a bucket beyond the count.
     let mut bad_entry = bytes.clone();
     bad_entry[count_at + 2 + 10] = 3;
-    let error = Network::from_bytes(&bad_entry).err().expect("refused");
-    assert_eq!(
-        error.to_string(),
-        "the network's output buckets: the bucket of 10 stacks on 8x8 is 3, but the network has 3 buckets"
-    );
+    let mut sealed = net.to_bytes();
+    sealed[count_at + 2 + 10] = 3;
+    for bad in [bad_entry, resealed(sealed)] {
+        let error = Network::from_bytes(&bad).err().expect("refused");
+        assert_eq!(
+            error.to_string(),
+            "the network's output buckets: the bucket of 10 stacks on 8x8 is 3, but the network has 3 buckets"
+        );
+    }
     // Cut anywhere: in the count, in the table, in the weights, or by a byte at the end.
     for cut in [
         count_at + 1,

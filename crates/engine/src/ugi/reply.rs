@@ -272,7 +272,8 @@ pub fn board_picture(position: &Position, moves_played: usize) -> String {
 
 /// `eval`: each term of the static evaluation, then the total, all for the side to move.
 /// With a `network`, the search evaluates with it: its output is printed beside the hand-set
-/// terms and is the static evaluation, and its record says which network it is.
+/// terms and is the static evaluation, and its record says which network it is (and, for a
+/// file of a version without a checksum, that nothing proved it whole).
 pub fn eval_report(position: &Position, network: Option<&crate::nnue::Network>) -> String {
     if let Some(winner) = position.winner() {
         return game_over_line(winner);
@@ -288,6 +289,13 @@ pub fn eval_report(position: &Position, network: Option<&crate::nnue::Network>) 
             let output = network.evaluate_position(position);
             text.push_str(&format!("{:<24}{output:>+8}\n", "network"));
             text.push_str(&format!("Network: {}\n", network.description()));
+            if !network.checked() {
+                text.push_str(&format!(
+                    "Network file: format version {}, unchecked (it carries no checksum; version {} does)\n",
+                    network.file_version(),
+                    crate::nnue::VERSION
+                ));
+            }
             (output, "the network")
         }
         None => (hand_set, "the hand-set evaluation"),
