@@ -196,8 +196,7 @@ fn bit_of(square: Option<Square>) -> Bitboard {
 /// The input of a stack seen by Blue and by Red.
 #[inline]
 fn both_views(size: BoardSize, square: Square, owner: Side, height: usize, crowned: bool) -> Input {
-    let input = |viewer| features::index(size, viewer, square, owner, height, crowned) as u16;
-    [input(Side::Blue), input(Side::Red)]
+    features::both_views(size, square, owner, height, crowned).map(|input| input as u16)
 }
 
 /// The input of the stack on `square` of `position`, seen by Blue and by Red, if a stack

@@ -11,7 +11,7 @@
 //! Squares use the 81-square layout of `board` on both sizes (the 8x8 board leaves file `i` and
 //! rank 9 unused), so an input index is a plain product and no table is needed.
 
-use lielow_rules::board::{BoardSize, Side, Square, MAX_HEIGHT, SQUARES};
+use lielow_rules::board::{BoardSize, Side, Square, MAX_HEIGHT, SQUARES, STRIDE};
 use lielow_rules::position::Position;
 
 /// Inputs of one board size.
@@ -39,8 +39,38 @@ pub fn index(
     let relative = usize::from(owner != viewer);
     let size_block = usize::from(size == BoardSize::Nine);
     (((size_block * 2 + relative) * 2 + usize::from(crowned)) * MAX_HEIGHT + height - 1) * SQUARES
-        + rank * lielow_rules::board::STRIDE
+        + rank * STRIDE
         + square.file()
+}
+
+/// Inputs between the blocks of "our" and "their" stacks of one board size.
+const OWNER_BLOCK: usize = 2 * MAX_HEIGHT * SQUARES;
+
+/// [`index`] seen by Blue and by Red at once, as the updates need it: Blue's square term is the
+/// square's own index (`rank × STRIDE + file`), Red's is the same moved by
+/// `STRIDE × (n - 1 - 2 × rank)` (the board turned over), and the two views swap the blocks
+/// of "ours" and "theirs". One rank is worked out instead of the four divisions of two
+/// [`index`] calls; a test holds the pair to [`index`] for every stack of both sizes.
+#[inline]
+pub fn both_views(
+    size: BoardSize,
+    square: Square,
+    owner: Side,
+    height: usize,
+    crowned: bool,
+) -> [usize; 2] {
+    let size_block = usize::from(size == BoardSize::Nine);
+    let base = ((size_block * 4 + usize::from(crowned)) * MAX_HEIGHT + height - 1) * SQUARES;
+    let (blue_block, red_block) = match owner {
+        Side::Blue => (0, OWNER_BLOCK),
+        Side::Red => (OWNER_BLOCK, 0),
+    };
+    let blue_square = square.index();
+    let red_square = blue_square + STRIDE * (size.n() - 1) - 2 * STRIDE * square.rank();
+    [
+        base + blue_block + blue_square,
+        base + red_block + red_square,
+    ]
 }
 
 /// The input of the stack on `square` of `position` seen by `viewer`, if a stack stands there.
@@ -88,6 +118,27 @@ mod tests {
                                     seen[i] = true;
                                 }
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn both_views_are_the_index_seen_by_each_side() {
+        for size in [BoardSize::Eight, BoardSize::Nine] {
+            for square in size.geometry().board {
+                for owner in Side::BOTH {
+                    for height in 1..=size.n() {
+                        for crowned in [false, true] {
+                            let expected = Side::BOTH
+                                .map(|viewer| index(size, viewer, square, owner, height, crowned));
+                            assert_eq!(
+                                both_views(size, square, owner, height, crowned),
+                                expected,
+                                "{size:?} {square:?} {owner:?} {height} {crowned}"
+                            );
                         }
                     }
                 }

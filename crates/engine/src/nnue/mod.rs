@@ -30,9 +30,11 @@
 //! every stack and the lazy stack to a refresh on random games; run
 //! `RUSTFLAGS="" cargo test -p lielow-engine nnue` to check the SSE2 build too.
 //!
-//! The network's search does about nine tenths of the hand-set evaluation's work per node, in
-//! instructions; memory stalls (the table's probes) weigh more in time than in instructions.
-//! Measured: see `docs/results/search.md`, "Speed".
+//! Per evaluation the network costs about a third of the hand-set evaluation's instructions;
+//! per node its search does more than the hand-set one (1.15 times with `lielow bench 11`,
+//! 1.34 with `lielow bench`), mostly because its tree evaluates and generates moves at more of
+//! its nodes. Memory stalls weigh more in time than in instructions. Measured: see
+//! `docs/results/search.md`, "Speed".
 
 mod accumulator;
 mod buckets;

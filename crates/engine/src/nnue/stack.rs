@@ -16,59 +16,75 @@ use lielow_rules::board::BoardSize;
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 
+/// One ply of the line: its sums and what they are worked out from, side by side, so that
+/// recording a move and computing a ply each touch one place (four parallel vectors cost a
+/// bounds check and a base address each, on every move the search makes).
+#[derive(Clone, Copy)]
+struct Ply {
+    accumulator: Accumulator,
+    /// The position at this ply of the line (set by every refresh and move).
+    position: Position,
+    /// The move into this ply (`None`: a null move; unused at a refreshed ply).
+    mv: Option<Move>,
+    /// `accumulator` holds the sums of `position`.
+    computed: bool,
+}
+
 /// One thread's accumulators, one per ply of the line being searched.
 pub struct AccumulatorStack {
-    accumulators: Vec<Accumulator>,
-    /// `positions[ply]`: the position at `ply` of the line (set by every refresh and move).
-    positions: Vec<Position>,
-    /// `moves[ply]`: the move into `ply` (`None`: a null move; unused at a refreshed ply).
-    moves: Vec<Option<Move>>,
-    /// `computed[ply]`: `accumulators[ply]` holds the sums of the position at `ply`.
-    computed: Vec<bool>,
+    plies: Vec<Ply>,
 }
 
 impl AccumulatorStack {
     /// Room for plies `0..plies`.
     pub fn new(plies: usize) -> AccumulatorStack {
+        let empty = Ply {
+            accumulator: Accumulator::default(),
+            // A placeholder, overwritten before it is read.
+            position: Position::start(BoardSize::Eight),
+            mv: None,
+            computed: false,
+        };
         AccumulatorStack {
-            accumulators: vec![Accumulator::default(); plies],
-            // Placeholders, each overwritten before it is read.
-            positions: vec![Position::start(BoardSize::Eight); plies],
-            moves: vec![None; plies],
-            computed: vec![false; plies],
+            plies: vec![empty; plies],
         }
     }
 
     /// Computes the sums of `position` at `ply` from scratch: where no parent's are at hand.
     pub fn refresh(&mut self, net: &Network, position: &Position, ply: usize) {
-        self.accumulators[ply] = Accumulator::refresh(net, position);
-        self.positions[ply] = *position;
-        self.computed[ply] = true;
+        let at = &mut self.plies[ply];
+        at.accumulator = Accumulator::refresh(net, position);
+        at.position = *position;
+        at.computed = true;
     }
 
     /// Records `child`, the position at `ply + 1`, reached by `mv` from the one at `ply`.
     #[inline]
     pub fn play(&mut self, mv: Move, child: &Position, ply: usize) {
-        self.moves[ply + 1] = Some(mv);
-        self.positions[ply + 1] = *child;
-        self.computed[ply + 1] = false;
+        self.record(Some(mv), child, ply);
     }
 
     /// Records a null move from `ply` to `child`: nothing the network sees changes.
     #[inline]
     pub fn pass(&mut self, child: &Position, ply: usize) {
-        self.moves[ply + 1] = None;
-        self.positions[ply + 1] = *child;
-        self.computed[ply + 1] = false;
+        self.record(None, child, ply);
+    }
+
+    #[inline]
+    fn record(&mut self, mv: Option<Move>, child: &Position, ply: usize) {
+        let next = &mut self.plies[ply + 1];
+        next.mv = mv;
+        next.position = *child;
+        next.computed = false;
     }
 
     /// The sums of the position at `ply`, computed now if they are not yet.
     #[inline]
     pub fn get(&mut self, net: &Network, ply: usize) -> &Accumulator {
-        if !self.computed[ply] {
+        if !self.plies[ply].computed {
             self.compute(net, ply);
         }
-        &self.accumulators[ply]
+        &self.plies[ply].accumulator
     }
 
     /// The network's evaluation of `position`, the position at `ply`.
@@ -79,20 +95,22 @@ impl AccumulatorStack {
 
     /// Applies the deltas from the nearest computed ply below `ply` up to `ply`.
     fn compute(&mut self, net: &Network, ply: usize) {
-        let base = (0..ply)
-            .rev()
-            .find(|&p| self.computed[p])
+        let line = &mut self.plies[..=ply];
+        let base = line
+            .iter()
+            .rposition(|at| at.computed)
             .expect("the line's first ply is refreshed before any move is recorded");
         for p in base + 1..=ply {
-            let (done, next) = self.accumulators.split_at_mut(p);
-            match self.moves[p] {
+            let (done, next) = line.split_at_mut(p);
+            let (parent, child) = (&done[p - 1], &mut next[0]);
+            match child.mv {
                 Some(mv) => {
-                    let delta = Delta::of_move(&self.positions[p - 1], mv, &self.positions[p]);
-                    next[0].apply(&done[p - 1], net, &delta);
+                    let delta = Delta::of_move(&parent.position, mv, &child.position);
+                    child.accumulator.apply(&parent.accumulator, net, &delta);
                 }
-                None => next[0] = done[p - 1],
+                None => child.accumulator = parent.accumulator,
             }
-            self.computed[p] = true;
+            child.computed = true;
         }
     }
 }
