@@ -49,6 +49,7 @@ fn run_match_with_stderr(name: &str, args: &[&str]) -> (String, Vec<GameRecord>,
     let records = std::fs::read_to_string(&records)
         .expect("records written")
         .lines()
+        .filter(|line| !line.starts_with('#'))
         .map(|line| GameRecord::parse(line).unwrap_or_else(|e| panic!("{line}: {e}")))
         .collect();
     let _ = std::fs::remove_dir_all(&dir);
