@@ -280,6 +280,13 @@ fn records_of_another_match_are_refused_and_kept() {
     run_ok(&with_outputs(&args, &dir, &[]));
     let records = std::fs::read_to_string(dir.join("games.txt")).unwrap();
     refused(&with_outputs(&args, &dir, &[]), "add --resume");
+    // A file with its settings line only (a start that failed) holds no game: it is reused.
+    let empty = scratch("resume-empty");
+    let settings = records.lines().next().unwrap().to_owned() + "\n";
+    std::fs::write(empty.join("games.txt"), &settings).unwrap();
+    run_ok(&with_outputs(&args, &empty, &[]));
+    assert_eq!(record_set(&empty), record_set(&dir));
+    std::fs::remove_dir_all(&empty).unwrap();
     let other_seed = builtin_match(&["--seed", "2"]);
     refused(
         &with_outputs(&other_seed, &dir, &["--resume"]),

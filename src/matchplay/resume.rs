@@ -122,12 +122,20 @@ impl RecordsFile {
             file,
             len,
         };
-        if len == 0 {
+        if len > 0 && !resume {
+            // A file with no game (a settings line a failed start left) may be started again.
+            if !holds_no_game(path)? {
+                return Err(MatchError::RecordsExist(path.to_owned()));
+            }
+            records.len = 0;
+            records
+                .file
+                .set_len(0)
+                .map_err(|error| FileError::write(path, error))?;
+        }
+        if records.len == 0 {
             records.append(&settings_line(config))?;
             return Ok((records, Recorded::new()));
-        }
-        if !resume {
-            return Err(MatchError::RecordsExist(path.to_owned()));
         }
         let recorded = records.read_back(config)?;
         Ok((records, recorded))
@@ -195,6 +203,13 @@ impl RecordsFile {
         self.len += bytes.len() as u64;
         Ok(())
     }
+}
+
+/// Whether the records file `path` holds nothing but comment and blank lines.
+fn holds_no_game(path: &Path) -> Result<bool, FileError> {
+    let text = files::read_text(path, files::limits::RECORDS)?;
+    let (_, lines, torn) = records::split_torn(&text);
+    Ok(lines.is_empty() && torn.is_none())
 }
 
 /// Whether `game`, recorded as number `number`, is one this match (and shard) plays with those
