@@ -114,7 +114,7 @@ fn listing(dir: &Path) -> Vec<String> {
 /// finished on stderr before the kill (`None`: it ended by itself first).
 fn kill_after(args: &[String], after: Duration) -> Option<Vec<u64>> {
     let mut child = lielow_command()
-        .args(&args[..])
+        .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
