@@ -2,12 +2,23 @@
 //!
 //! ```text
 //! <start LFEN> ; <moves, canonical, space separated> ; <winner: b|r> ; <reason> ; <Blue name> ; <Red name> ; opening <N>
+//!     [ ; game <G> ; blue <side figures> ; red <side figures>]
 //! ```
 //!
-//! The last field says that the first N moves were the opening (random plies or an openings
+//! The seventh field says that the first N moves were the opening (random plies or an openings
 //! file's line), played by the runner, not chosen by either engine: a review must not judge them.
 //! Records written before the field existed have six fields; they still read, with the opening
 //! unknown ([`GameRecord::opening`] `None`).
+//!
+//! The last three fields ([`MatchGame`]) are what `lielow match` also needs to count the game in
+//! its summary and to resume: the game's number in the match and each side's figures
+//! (`moves=M us=T depth=S/C ponder=P`: moves made, thinking time in microseconds, the sum and
+//! count of reported depths, ponder hits). Records without them (six or seven fields) still read.
+//!
+//! A records file written by `lielow match` starts with one settings line, `# lielow match ...`
+//! ([`SETTINGS_PREFIX`]); readers skip lines starting with `#`. A last line without its line
+//! break is one a killed writer cut short: readers leave it out with a warning
+//! ([`split_torn`]).
 //!
 //! The moves are every move played from the start position, opening moves included, so
 //! `position fen <start> moves <moves>` sets up the final position exactly. For the rules' own
@@ -34,6 +45,8 @@ pub enum RecordError {
     Fields(usize),
     /// The seventh field is not `opening N` with N at most the number of moves.
     Opening(String),
+    /// The match fields (eighth to tenth) do not read: the text found.
+    Match(String),
     /// The start position is no LFEN.
     Start(LfenError),
     /// A move is not legal in turn (the rules' error names it and its number).
@@ -49,7 +62,12 @@ impl fmt::Display for RecordError {
         match self {
             RecordError::Fields(found) => write!(
                 f,
-                "a record has 7 fields separated by ' ; ' (6 without the opening), this line has {found}"
+                "a record has 7 or 10 fields separated by ' ; ' (6 without the opening), this line has {found}"
+            ),
+            RecordError::Match(found) => write!(
+                f,
+                "the fields '{}' are not 'game G ; blue FIGURES ; red FIGURES'",
+                shown(found)
             ),
             RecordError::Opening(found) => write!(
                 f,
@@ -138,6 +156,108 @@ pub struct GameRecord {
     /// How many of the first moves were the opening, played for the engines (`None`: a record
     /// from before the field, whose opening is unknown).
     pub opening: Option<usize>,
+    /// The game's number and figures in its match (`None`: a record without them).
+    pub played: Option<MatchGame>,
+}
+
+/// One side's figures in a game of a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideFigures {
+    /// Moves made.
+    pub moves: u64,
+    /// Thinking time, in microseconds.
+    pub micros: u64,
+    /// Sum of the depths reported.
+    pub depth_sum: u64,
+    /// Moves that reported a depth.
+    pub depth_count: u64,
+    /// Moves that came from a ponder hit.
+    pub ponder_hits: u64,
+}
+
+/// Where a game stands in its match: its number (from 1, the same in every shard) and each
+/// side's figures (Blue, then Red).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchGame {
+    /// The game's number in the whole match.
+    pub number: u64,
+    /// Blue's and Red's figures.
+    pub sides: [SideFigures; 2],
+}
+
+/// How a records file's settings line starts.
+pub const SETTINGS_PREFIX: &str = "# lielow match ";
+
+impl fmt::Display for SideFigures {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "moves={} us={} depth={}/{} ponder={}",
+            self.moves, self.micros, self.depth_sum, self.depth_count, self.ponder_hits
+        )
+    }
+}
+
+impl SideFigures {
+    /// Reads `moves=M us=T depth=S/C ponder=P`.
+    fn parse(text: &str) -> Option<SideFigures> {
+        let mut words = text.split(' ');
+        let mut value = |key: &str| words.next()?.strip_prefix(key);
+        let moves = value("moves=")?.parse().ok()?;
+        let micros = value("us=")?.parse().ok()?;
+        let (sum, count) = value("depth=")?.split_once('/')?;
+        let ponder_hits = value("ponder=")?.parse().ok()?;
+        if words.next().is_some() {
+            return None;
+        }
+        Some(SideFigures {
+            moves,
+            micros,
+            depth_sum: sum.parse().ok()?,
+            depth_count: count.parse().ok()?,
+            ponder_hits,
+        })
+    }
+}
+
+impl MatchGame {
+    /// Reads the three fields `game G`, `blue FIGURES` and `red FIGURES`.
+    fn parse(fields: [&str; 3]) -> Result<MatchGame, RecordError> {
+        let read = || {
+            let number = fields[0].strip_prefix("game ")?.parse::<u64>().ok()?;
+            let blue = SideFigures::parse(fields[1].strip_prefix("blue ")?)?;
+            let red = SideFigures::parse(fields[2].strip_prefix("red ")?)?;
+            (number > 0).then_some(MatchGame {
+                number,
+                sides: [blue, red],
+            })
+        };
+        read().ok_or_else(|| RecordError::Match(fields.join(" ; ")))
+    }
+}
+
+/// The lines of a records file's `text`: the settings line (if any), the record lines with
+/// their numbers in the file (from 1; comment and blank lines skipped), and the torn last line
+/// (one with no line break), which is no record.
+pub fn split_torn(text: &str) -> (Option<&str>, Vec<(usize, &str)>, Option<&str>) {
+    let (whole, torn) = match text.rfind('\n') {
+        Some(end) => (
+            &text[..=end],
+            Some(&text[end + 1..]).filter(|t| !t.is_empty()),
+        ),
+        None => ("", Some(text).filter(|t| !t.is_empty())),
+    };
+    let settings = whole
+        .lines()
+        .next()
+        .filter(|line| line.starts_with(SETTINGS_PREFIX));
+    let lines = whole
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|(index, line)| (index + 1, line))
+        .collect();
+    (settings, lines, torn)
 }
 
 /// The text of the opening field.
@@ -160,10 +280,14 @@ impl fmt::Display for GameRecord {
             self.blue,
             self.red
         )?;
-        match self.opening {
-            Some(plies) => write!(f, " ; {OPENING}{plies}"),
-            None => Ok(()),
+        if let Some(plies) = self.opening {
+            write!(f, " ; {OPENING}{plies}")?;
+            if let Some(played) = &self.played {
+                let [blue, red] = &played.sides;
+                write!(f, " ; game {} ; blue {blue} ; red {red}", played.number)?;
+            }
         }
+        Ok(())
     }
 }
 
@@ -171,6 +295,14 @@ impl GameRecord {
     /// Reads a record line, checking that every move is legal in turn.
     pub fn parse(line: &str) -> Result<GameRecord, RecordError> {
         let mut fields: Vec<&str> = line.trim_end().split(" ; ").collect();
+        let match_game = match fields.len() {
+            10 => {
+                let tail: [&str; 3] = [fields[7], fields[8], fields[9]];
+                fields.truncate(7);
+                Some(MatchGame::parse(tail)?)
+            }
+            _ => None,
+        };
         let opening = if fields.len() == 7 {
             fields.pop()
         } else {
@@ -205,6 +337,7 @@ impl GameRecord {
             reason: reason.parse()?,
             blue: blue.to_string(),
             red: red.to_string(),
+            played: match_game,
         })
     }
 
@@ -275,5 +408,42 @@ mod tests {
         }
         let eight = format!("{START} ; g2-g1 ; b ; crash ; a ; b ; opening 0 ; x");
         assert_eq!(GameRecord::parse(&eight), Err(RecordError::Fields(8)));
+    }
+
+    #[test]
+    fn a_match_record_round_trips_its_number_and_figures() {
+        let line = format!(
+            "{START} ; g2-g1 e7-e8 g1-e1 ; r ; no-reply ; a ; b ; opening 0 ; game 7 ; \
+             blue moves=2 us=1500 depth=9/2 ponder=1 ; red moves=1 us=20 depth=0/0 ponder=0"
+        );
+        let record = GameRecord::parse(&line).expect("a match record");
+        let played = record.played.expect("its match fields");
+        assert_eq!(played.number, 7);
+        assert_eq!(played.sides[0].micros, 1500);
+        assert_eq!(played.sides[0].depth_sum, 9);
+        assert_eq!(record.to_string(), line);
+        for bad in ["game 0", "game x", "round 7"] {
+            let line = line.replace("game 7", bad);
+            assert!(
+                matches!(GameRecord::parse(&line), Err(RecordError::Match(_))),
+                "{bad}"
+            );
+        }
+        let line = line.replace("ponder=1", "ponder=1 x=2");
+        assert!(matches!(
+            GameRecord::parse(&line),
+            Err(RecordError::Match(_))
+        ));
+    }
+
+    #[test]
+    fn a_torn_last_line_and_the_settings_line_are_no_records() {
+        let text = "# lielow match {}\na\n\n# note\nb\nc";
+        let (settings, lines, torn) = split_torn(text);
+        assert_eq!(settings, Some("# lielow match {}"));
+        assert_eq!(lines, vec![(2, "a"), (5, "b")]);
+        assert_eq!(torn, Some("c"));
+        assert_eq!(split_torn("a\n"), (None, vec![(1, "a")], None));
+        assert_eq!(split_torn("x"), (None, vec![], Some("x")));
     }
 }

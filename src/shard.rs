@@ -31,6 +31,12 @@ impl Shard {
         jobs.saturating_sub(self.index - 1).div_ceil(self.count)
     }
 
+    /// The number among this shard's jobs of `job`, a job of this shard numbered in the whole
+    /// run (the inverse of [`Shard::job`]).
+    pub fn index_of(&self, job: u64) -> u64 {
+        (job - (self.index - 1)) / self.count
+    }
+
     /// The number in the whole run of this shard's `k`-th job.
     pub fn job(&self, k: u64) -> u64 {
         (self.index - 1) + k * self.count

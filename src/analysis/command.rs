@@ -413,7 +413,8 @@ fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, AnalysisErro
     let mut games = Vec::new();
     let lines: Vec<&str> = text
         .lines()
-        .filter(|line| !line.trim().is_empty())
+        // `#` lines are no games: `lielow match` starts its records with its settings line.
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
         .collect();
     for (index, line) in lines.iter().enumerate() {
         if wanted.is_some_and(|k| k != index + 1) {

@@ -12,13 +12,15 @@ use super::command_error::{MatchError, OpeningsError, MAX_GAMES, MAX_OPENINGS};
 use super::crowded;
 use super::limits::MoveLimits;
 use super::merge;
-use super::outputs::{self, MatchOutputs};
+use super::outputs::{self, MatchOutputs, SharedOutputs};
 use super::report::{self, Tally};
-use super::runner::{self, MatchConfig};
+use super::resume::RecordsFile;
+use super::runner::{self, MatchConfig, PairResult, Recorded};
 use super::stats::Sprt;
 use crate::files::{self, Output};
 use crate::openings::{self, OpeningFilter, OpeningsOrder};
 use crate::players::engine_spec::EngineSpec;
+use crate::pool::InOrder;
 use crate::printer::Printer;
 use crate::progress::Progress;
 use crate::shard::Shard;
@@ -125,9 +127,15 @@ pub struct MatchArgs {
     /// game pairs).
     #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]")]
     sprt: Option<String>,
-    /// Write one line per game to FILE.
+    /// Write one line per game to FILE, as each game ends (the file must be new or empty,
+    /// unless --resume).
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
+    /// Continue the match whose --records FILE this is (killed or interrupted): its games are
+    /// not played again, the others are played as one uninterrupted run would play them. A
+    /// records file of other settings is refused; a missing or empty one starts the match.
+    #[arg(long, requires = "records")]
+    resume: bool,
     /// Write the final summary as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -271,44 +279,73 @@ pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
         return merge_summaries(args);
     }
     let config = build_config(args)?;
-    // Every output is created (as its temporary file) before the first game, so that a wrong
-    // path costs no games; the old files stay until the match ends.
-    let create = |path: &PathBuf| Output::create(path);
-    let records = args.records.as_ref().map(create).transpose()?;
-    let json = args.json.as_ref().map(create).transpose()?;
+    // Every output is checked before the first game, so that a wrong path costs no games.
+    if let Some(json) = &args.json {
+        drop(Output::create(json)?);
+    }
+    let (records, recorded) = match &args.records {
+        Some(path) => {
+            let (file, recorded) = RecordsFile::open(path, &config, args.resume)?;
+            (Some(file), recorded)
+        }
+        None => (None, Recorded::new()),
+    };
     let pairings = config.pairings();
     let names = config.engines.iter().map(|e| e.name.clone()).collect();
     let planned = 2 * config.shard.jobs_of(config.total_jobs());
     let mut tally = Tally::new(names, &pairings, planned, config.sprt);
     tally.shard = config.shard;
     tally.fingerprint = config.fingerprint();
-    let shared = MatchOutputs::new(tally, records, json);
+    let shared = MatchOutputs::new(tally, records, args.json.clone());
     outputs::finish_on_interrupt(&shared);
     check_engines(&config)?;
+    play(&config, &recorded, &shared);
+    outputs::lock(&shared).finish()?;
+    Ok(())
+}
+
+/// Plays the match's games but those `recorded`, each recorded as it ends (before it is
+/// reported), each pair counted as it ends, or with an SPRT in the order of the pairs, so that
+/// where it stops depends on the games alone, not on which finished first.
+fn play(config: &MatchConfig, recorded: &Recorded, shared: &SharedOutputs) {
+    let planned = 2 * config.shard.jobs_of(config.total_jobs());
     let progress = Progress::bar(planned, "games");
     let on_game = |number, game: &_| {
-        let out = outputs::lock(&shared);
+        let mut out = outputs::lock(shared);
         if out.interrupted() {
             return;
         }
+        out.record(game);
         progress.println(&report::finished_line(number, game));
     };
-    runner::run_reporting_games(&config, on_game, |pair| {
-        let mut out = outputs::lock(&shared);
-        if out.interrupted() {
+    let shard = config.shard;
+    let mut in_order = InOrder::starting_at(0);
+    // Once the SPRT has decided, the pairs still in flight are not counted.
+    let mut decided = false;
+    runner::run_reporting_games(config, recorded, on_game, |pair| {
+        let mut out = outputs::lock(shared);
+        if out.interrupted() || decided {
             return false;
         }
-        out.record(&pair);
-        // A shard plays its share whatever its own SPRT says: the merge decides.
-        let go_on = out.tally.add(&pair) || config.shard != Shard::WHOLE;
-        let line = out.tally.progress_line();
-        progress.log(&line);
-        progress.set(out.tally.games, line);
+        let due: Vec<PairResult> = match config.sprt {
+            Some(_) => in_order.put(shard.index_of(pair.job), pair).collect(),
+            None => vec![pair],
+        };
+        let mut go_on = true;
+        for pair in &due {
+            // A shard plays its share whatever its own SPRT says: the merge decides.
+            go_on = out.tally.add(pair) || shard != Shard::WHOLE;
+            let line = out.tally.progress_line();
+            progress.log(&line);
+            progress.set(out.tally.games, line);
+            if !go_on {
+                decided = true;
+                break;
+            }
+        }
         go_on
     });
     progress.finish();
-    outputs::lock(&shared).finish()?;
-    Ok(())
 }
 
 /// `lielow match --merge`: the shards' summaries added up, printed and written as one. Every

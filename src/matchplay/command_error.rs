@@ -2,6 +2,7 @@
 //! two commands print on stderr, before `cli` prefixes it with `lielow match: `.
 
 use std::fmt;
+use std::path::PathBuf;
 
 use super::limits::LimitsError;
 use super::merge::MergeError;
@@ -52,6 +53,30 @@ pub enum MatchError {
     EngineStart(EngineStartError),
     /// `--merge` refused the summaries.
     Merge(MergeError),
+    /// The records file already holds games and `--resume` was not given.
+    RecordsExist(PathBuf),
+    /// `--resume` of a records file with no settings line.
+    RecordsUnknown(PathBuf),
+    /// `--resume` of a records file of another match.
+    RecordsOtherMatch {
+        /// The file.
+        path: PathBuf,
+        /// The first setting that differs.
+        setting: &'static str,
+        /// Its value in the file.
+        file: String,
+        /// Its value in this command.
+        now: String,
+    },
+    /// `--resume` of a records file with a line that is no game of this match.
+    RecordsLine {
+        /// The file.
+        path: PathBuf,
+        /// The line's number.
+        line: usize,
+        /// What is wrong with it.
+        why: String,
+    },
 }
 
 impl fmt::Display for MatchError {
@@ -80,6 +105,34 @@ impl fmt::Display for MatchError {
             MatchError::OpeningsStart(error) => error.fmt(f),
             MatchError::EngineStart(error) => error.fmt(f),
             MatchError::Merge(error) => error.fmt(f),
+            MatchError::RecordsExist(path) => write!(
+                f,
+                "--records {}: the file already holds games; add --resume to continue that match, \
+                 or give another file",
+                path.display()
+            ),
+            MatchError::RecordsUnknown(path) => write!(
+                f,
+                "--resume: {} has no '# lielow match' settings line (an older or another \
+                 program's records), so it cannot be resumed",
+                path.display()
+            ),
+            MatchError::RecordsOtherMatch {
+                path,
+                setting,
+                file,
+                now,
+            } => write!(
+                f,
+                "--resume: {} holds games of another match: other {setting} (the file's: {}; \
+                 this command's: {})",
+                path.display(),
+                lielow_engine::ugi::shown(file),
+                lielow_engine::ugi::shown(now)
+            ),
+            MatchError::RecordsLine { path, line, why } => {
+                write!(f, "--resume: {} line {line}: {why}", path.display())
+            }
         }
     }
 }

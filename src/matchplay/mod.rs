@@ -11,6 +11,7 @@
 //! - [`stats`]: Elo, error bars, LOS and SPRT from game-pair statistics; [`report`]: the tally,
 //!   progress line and table; [`summary`]: the same as JSON; [`merge`]: the summaries of a
 //!   match's shards added up; [`outputs`]: the records and summary files written as games end;
+//!   [`resume`]: the records file kept game by game and read back by `--resume`;
 //! - [`crowded`]: capture-heavy middle games, the quiescence search's stress test.
 //!
 //! What other tools share with it lives below it: players and engine specs
@@ -25,6 +26,7 @@ pub mod limits;
 pub mod merge;
 pub mod outputs;
 pub mod report;
+pub mod resume;
 pub mod runner;
 pub mod stats;
 pub mod summary;

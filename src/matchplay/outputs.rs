@@ -1,17 +1,21 @@
 //! What a match leaves behind: the records file, the `--json` summary and the table, kept in
 //! one value that both the runner's thread and the Ctrl-C/SIGTERM handler reach through a
-//! mutex, so that an interrupted match still ends with whole files: each game pair's record
-//! lines go out in one write under the lock (the handler never cuts one), and the handler writes
-//! the summary of the pairs finished before it, renames the files into place and then exits.
+//! mutex, so that an interrupted match still ends with whole files: each game's record line is
+//! appended to the records file as the game ends, in one write under the lock (the handler never
+//! cuts one; a kill leaves at most a torn last line, which readers leave out), and the handler
+//! writes the summary of the pairs finished before it (atomically: a temporary file renamed into
+//! place) and then exits.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::report::Tally;
-use super::runner::PairResult;
+use super::resume::RecordsFile;
+use super::runner::GameResult;
 use crate::file_error::FileError;
-use crate::files::Output;
+use crate::files;
 use crate::process;
 
 /// Set by the interrupt handler before it stops the engines: a pair finished after it (its
@@ -25,8 +29,8 @@ pub const INTERRUPTED_STATUS: i32 = 130;
 pub struct MatchOutputs {
     /// Every finished pair so far.
     pub tally: Tally,
-    records: Option<Output>,
-    json: Option<Output>,
+    records: Option<RecordsFile>,
+    json: Option<PathBuf>,
     /// The first failed records write (the match goes on; the error ends it).
     error: Option<FileError>,
     finished: bool,
@@ -44,7 +48,7 @@ pub fn lock(outputs: &SharedOutputs) -> MutexGuard<'_, MatchOutputs> {
 
 impl MatchOutputs {
     /// The outputs of a match that has played nothing yet.
-    pub fn new(tally: Tally, records: Option<Output>, json: Option<Output>) -> SharedOutputs {
+    pub fn new(tally: Tally, records: Option<RecordsFile>, json: Option<PathBuf>) -> SharedOutputs {
         Arc::new(Mutex::new(MatchOutputs {
             tally,
             records,
@@ -59,23 +63,19 @@ impl MatchOutputs {
         INTERRUPTED.load(Ordering::SeqCst)
     }
 
-    /// Appends the pair's record lines, both in one write.
-    pub fn record(&mut self, pair: &PairResult) {
+    /// Appends the game's record line (after a failed write, records are no longer written:
+    /// the file keeps whole lines only, and the error ends the match).
+    pub fn record(&mut self, game: &GameResult) {
         let Some(file) = self.records.as_mut() else {
             return;
         };
-        let lines: String = pair
-            .games
-            .iter()
-            .map(|game| format!("{}\n", game.record))
-            .collect();
-        if let Err(error) = file.write(lines.as_bytes()) {
+        if let Err(error) = file.append(&game.record.to_string()) {
+            self.records = None;
             self.error.get_or_insert(error);
         }
     }
 
-    /// Prints the table, writes the summary and renames the files into place (once; a second
-    /// call does nothing).
+    /// Prints the table and writes the summary (once; a second call does nothing).
     pub fn finish(&mut self) -> Result<(), FileError> {
         if std::mem::replace(&mut self.finished, true) {
             return Ok(());
@@ -86,13 +86,10 @@ impl MatchOutputs {
         let mut stdout = std::io::stdout().lock();
         let _ = stdout.write_all(self.tally.table().as_bytes());
         let _ = stdout.flush();
-        if let Some(mut json) = self.json.take() {
-            json.write(self.tally.json().as_bytes())?;
-            json.commit()?;
+        if let Some(json) = self.json.take() {
+            files::write_whole(&json, self.tally.json().as_bytes())?;
         }
-        if let Some(records) = self.records.take() {
-            records.commit()?;
-        }
+        self.records = None;
         Ok(())
     }
 }

@@ -17,6 +17,7 @@
 //! after every MOVES of its moves. A pondering engine is asked to ponder on the reply it names
 //! after each of its moves; on a ponder hit its clock runs from `ponderhit` to `bestmove`.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use lielow_engine::limits::{Clock, Limits};
@@ -32,7 +33,7 @@ use crate::players::engine_spec::EngineSpec;
 use crate::players::player::{MoveRequest, Player, Reply, Timeouts};
 use crate::pool::{self, Outbox};
 use crate::reason::Reason;
-use crate::records::GameRecord;
+use crate::records::{GameRecord, MatchGame, SideFigures};
 use crate::shard::Shard;
 
 /// Everything a match needs.
@@ -116,9 +117,15 @@ impl GameResult {
     }
 }
 
+/// Games a resumed match finds in its records, by their number in the match
+/// ([`game_number`]): they are taken as they are, not played again.
+pub type Recorded = BTreeMap<u64, GameResult>;
+
 /// Both games of one pair.
 #[derive(Clone, Debug)]
 pub struct PairResult {
+    /// The pair's number in the whole match (see [`MatchConfig::job`]).
+    pub job: u64,
     /// Index into [`MatchConfig::pairings`].
     pub pairing: usize,
     /// Which pair of that pairing (and so which opening).
@@ -144,13 +151,7 @@ impl MatchConfig {
             self.latency,
             self.timeout
         );
-        // FNV-1a: stable across builds and machines, unlike the standard library's hasher.
-        let hash = described
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
-                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-            });
-        format!("{hash:016x}")
+        format!("{:016x}", fnv1a(&described))
     }
 
     /// Game pairs in the whole match, every pairing included (the caller bounds `games`, so this
@@ -167,10 +168,18 @@ impl MatchConfig {
     }
 }
 
+/// The FNV-1a hash of `text`: stable across builds and machines, unlike the standard library's
+/// hasher.
+pub fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// Runs this shard's game pairs (or until `on_pair` returns `false`), calling `on_pair` in the
 /// main thread as pairs finish.
 pub fn run(config: &MatchConfig, on_pair: impl FnMut(PairResult) -> bool) {
-    run_reporting_games(config, |_, _| {}, on_pair);
+    run_reporting_games(config, &Recorded::new(), |_, _| {}, on_pair);
 }
 
 /// The number in the whole match (from 1, as cutechess counts) of game `game` (0 or 1) of the
@@ -186,9 +195,11 @@ enum Finished {
 }
 
 /// [`run`], also calling `on_game` in the main thread with each game's number in the match
-/// ([`game_number`]) as soon as it ends, before its pair is complete.
+/// ([`game_number`]) as soon as it ends, before its pair is complete. The games in `recorded`
+/// are not played: their pairs take them as they are (and `on_game` does not see them).
 pub fn run_reporting_games(
     config: &MatchConfig,
+    recorded: &Recorded,
     mut on_game: impl FnMut(u64, &GameResult),
     mut on_pair: impl FnMut(PairResult) -> bool,
 ) {
@@ -209,7 +220,10 @@ pub fn run_reporting_games(
         0..jobs,
         config.concurrency,
         start_worker,
-        |players, k, outbox| play_pair(config, &pairings, players, config.shard.job(k), outbox),
+        |players, k, outbox| {
+            let job = config.shard.job(k);
+            play_pair(config, &pairings, recorded, players, job, outbox)
+        },
         |finished| match finished {
             Finished::Game(number, game) => {
                 on_game(number, &game);
@@ -220,11 +234,13 @@ pub fn run_reporting_games(
     );
 }
 
-/// Plays the match's `job`-th game pair with `players`, handing each game to `outbox` as soon
-/// as it ends, then the pair; `false` when the main thread no longer listens.
+/// Plays the match's `job`-th game pair with `players` (but for its games in `recorded`),
+/// handing each game played to `outbox` as soon as it ends, then the pair; `false` when the
+/// main thread no longer listens.
 fn play_pair(
     config: &MatchConfig,
     pairings: &[(usize, usize)],
+    recorded: &Recorded,
     players: &mut [Box<dyn Player>],
     job: u64,
     outbox: &Outbox<Finished>,
@@ -237,18 +253,38 @@ fn play_pair(
         .seed
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
         .wrapping_add((pairing as u64 * pairs as u64 + index as u64) * 2);
-    let first = play_game(config, players, [a, b], opening, seed);
-    if !outbox.send(Finished::Game(game_number(job, 0), Box::new(first.clone()))) {
-        return false;
+    let mut games = Vec::with_capacity(2);
+    for (game, engines) in [[a, b], [b, a]].into_iter().enumerate() {
+        let number = game_number(job, game);
+        if let Some(known) = recorded.get(&number) {
+            games.push(known.clone());
+            continue;
+        }
+        let mut result = play_game(
+            config,
+            players,
+            engines,
+            opening,
+            seed.wrapping_add(game as u64),
+        );
+        // Times as the record keeps them (microseconds): a resumed match counts the same.
+        result.time_used = result
+            .time_used
+            .map(|t| Duration::from_micros(t.as_micros() as u64));
+        result.record.played = Some(result.figures(number));
+        if !outbox.send(Finished::Game(number, Box::new(result.clone()))) {
+            return false;
+        }
+        games.push(result);
     }
-    let second = play_game(config, players, [b, a], opening, seed.wrapping_add(1));
-    let game = Finished::Game(game_number(job, 1), Box::new(second.clone()));
+    let [first, second] = <[GameResult; 2]>::try_from(games).expect("two games");
     let result = PairResult {
+        job,
         pairing,
         index,
         games: [first, second],
     };
-    outbox.send(game) && outbox.send(Finished::Pair(Box::new(result)))
+    outbox.send(Finished::Pair(Box::new(result)))
 }
 
 /// Plays one game between `players[engines[0]]` (Blue) and `players[engines[1]]` (Red).
@@ -338,6 +374,7 @@ impl GameResult {
                 blue: config.engines[engines[0]].name.clone(),
                 red: config.engines[engines[1]].name.clone(),
                 opening: Some(opening.moves.len()),
+                played: None,
             },
             players: engines,
             opening_plies: opening.moves.len(),
@@ -348,6 +385,42 @@ impl GameResult {
             ponder_hits: [0; 2],
             detail: None,
         }
+    }
+
+    /// The game's number `number` in the match and its sides' figures, as its record keeps them.
+    pub fn figures(&self, number: u64) -> MatchGame {
+        let side = |s: usize| SideFigures {
+            moves: self.moves_made[s],
+            micros: self.time_used[s].as_micros() as u64,
+            depth_sum: self.depth_sum[s],
+            depth_count: self.depth_count[s],
+            ponder_hits: self.ponder_hits[s],
+        };
+        MatchGame {
+            number,
+            sides: [side(0), side(1)],
+        }
+    }
+
+    /// The game a record of this match keeps (`None` when it names engines not in the match or
+    /// lacks its opening or match fields).
+    pub fn from_record(config: &MatchConfig, record: GameRecord) -> Option<GameResult> {
+        let index = |name: &str| config.engines.iter().position(|e| e.name == name);
+        let players = [index(&record.blue)?, index(&record.red)?];
+        let played = record.played?;
+        let opening_plies = record.opening?;
+        let figures = |f: fn(&SideFigures) -> u64| played.sides.map(|side| f(&side));
+        Some(GameResult {
+            players,
+            opening_plies,
+            moves_made: figures(|s| s.moves),
+            time_used: figures(|s| s.micros).map(Duration::from_micros),
+            depth_sum: figures(|s| s.depth_sum),
+            depth_count: figures(|s| s.depth_count),
+            ponder_hits: figures(|s| s.ponder_hits),
+            detail: None,
+            record,
+        })
     }
 
     /// Counts `reply`, the move of `side` (0 Blue, 1 Red): moves, time, ponder hits, depth.
