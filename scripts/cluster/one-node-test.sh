@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
 # End-to-end test of the Slurm path on this machine alone: starts munge, slurmctld and slurmd
-# (a one-node cluster in a temporary directory), submits a short match as an array of 4 shards
-# and its merge step (submit.sh), waits, checks the merged totals against the same match run
-# in one piece, runs the cluster SPRT driver (sprt.sh) to its verdict, runs two iterations of
-# the cluster SPSA driver (spsa.sh) and checks its state against one `lielow spsa` run of the
-# same flags, makes a small datagen run through the cluster datagen driver (datagen.sh: 3
-# shards and their join) and checks the joined file against the same run made in one piece,
-# also after a shard was cut short and the run submitted again, and stops the daemons.
+# (a one-node cluster in a temporary directory, with its own key and configuration), submits a
+# short match as an array of 4 shards and its merge step (submit.sh), waits, checks the merged
+# totals against the same match run in one piece, runs the cluster SPRT driver (sprt.sh) to its
+# verdict, runs two iterations of the cluster SPSA driver (spsa.sh) and checks its state against
+# one `lielow spsa` run of the same flags, makes a small datagen run through the cluster datagen
+# driver (datagen.sh: 3 shards and their join) and checks the joined file against the same run
+# made in one piece, also after a shard was cut short and the run submitted again. The daemons
+# are stopped (and the jobs cancelled) on every exit.
 #
 #   scripts/cluster/one-node-test.sh
 #
-# Needs root (the daemons run as root here) and Debian's slurm-wlm and munge; .ci/run calls it
-# only when they are installed. LIELOW as for submit.sh (default: target/release/lielow, built
-# if missing). Exit status 0 when everything checked out.
+# Needs root (the daemons run as root here) and Debian's slurm-wlm and munge (`apt-get install
+# slurm-wlm munge`; .ci/run installs them and always runs this). Nothing else of the machine is
+# used: no service, no /etc/munge or /etc/slurm, ports 16817 and 16818. LIELOW as for submit.sh
+# (default: target/release/lielow, built if missing); KEEP=1 keeps the temporary directory.
+# Exit status 0 when everything checked out, 1 when a check failed, 2 when the cluster could not
+# be started.
 set -euo pipefail
 started=$(date +%s)
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-for program in munged slurmctld slurmd sbatch squeue sinfo; do
-    command -v "$program" >/dev/null || { echo "one-node-test: $program is not installed" >&2; exit 2; }
+say() { echo "one-node-test: $*"; }
+fail() { echo "one-node-test: $*" >&2; exit 1; }
+for program in munged slurmctld slurmd sbatch squeue sinfo scontrol scancel; do
+    command -v "$program" >/dev/null ||
+        { echo "one-node-test: $program is not installed (apt-get install slurm-wlm munge)" >&2; exit 2; }
 done
+[ "$(id -u)" = 0 ] || { echo "one-node-test: needs root (it starts munged, slurmctld and slurmd)" >&2; exit 2; }
 lielow=${LIELOW:-$root/target/release/lielow}
 if [ ! -x "$lielow" ]; then
     (cd "$root" && cargo build --release --quiet)
@@ -27,12 +35,16 @@ fi
 export LIELOW=$lielow
 
 work=$(mktemp -d /tmp/lielow-slurm.XXXXXX)
-node=$(hostname -s)
-cpus=$(nproc)
 mkdir -p "$work/state" "$work/spool" "$work/munge" "$work/out"
+# The node as slurmd sees it (name, CPUs, sockets, cores, memory), reached at 127.0.0.1 so that
+# the host name need not resolve; no cgroups (a container has none to give): processes are
+# tracked through their parents, tasks are not bound, nothing is accounted.
+node=$(slurmd -C | head -1)
+name=${node%% *}
+name=${name#NodeName=}
 cat >"$work/slurm.conf" <<CONF
 ClusterName=lielow-test
-SlurmctldHost=$node
+SlurmctldHost=$name(127.0.0.1)
 SlurmctldPort=16817
 SlurmdPort=16818
 AuthType=auth/munge
@@ -48,36 +60,74 @@ SlurmctldLogFile=$work/slurmctld.log
 SlurmdLogFile=$work/slurmd.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 MpiDefault=none
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 ReturnToService=2
-NodeName=$node CPUs=$cpus State=UNKNOWN
-PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
+KillWait=5
+$node NodeAddr=127.0.0.1 State=UNKNOWN
+PartitionName=test Nodes=$name Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$work/slurm.conf
 
+# Cancels this cluster's jobs (their processes outlive slurmd otherwise), stops the daemons and
+# waits for them to go.
 stop_daemons() {
+    local status=$? jobs pids=() pidfile
+    jobs=$(squeue -h -o %A 2>/dev/null | sort -u) || true
+    if [ -n "$jobs" ]; then
+        # shellcheck disable=SC2086 # one id a word
+        scancel $jobs 2>/dev/null || true
+        for _ in $(seq 50); do
+            [ -z "$(squeue -h -o %A 2>/dev/null)" ] && break
+            sleep 0.2
+        done
+    fi
     for pidfile in "$work/slurmd.pid" "$work/slurmctld.pid" "$work/munge/munged.pid"; do
-        [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
+        [ -f "$pidfile" ] && pids+=("$(cat "$pidfile")")
     done
-    sleep 1
-    if [ "${KEEP:-0}" = 1 ]; then echo "one-node-test: kept $work"; else rm -rf "$work"; fi
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do
+        for _ in $(seq 50); do
+            kill -0 "$pid" 2>/dev/null || break
+            case $(ps -o stat= -p "$pid") in Z*) break ;; esac
+            sleep 0.1
+        done
+    done
+    if [ "${KEEP:-0}" = 1 ] || [ $status != 0 ]; then
+        [ "${KEEP:-0}" = 1 ] && say "kept $work" || echo "one-node-test: logs kept in $work" >&2
+    else
+        rm -rf "$work"
+    fi
 }
 trap stop_daemons EXIT
 
-munged --force --socket="$work/munge/socket" --pid-file="$work/munge/munged.pid" \
-    --log-file="$work/munge/munged.log" --seed-file="$work/munge/seed"
-slurmctld -f "$work/slurm.conf"
-slurmd -f "$work/slurm.conf"
+# Fails with the daemon's log when it did not start.
+daemon_failed() {
+    echo "one-node-test: $1 did not start; the end of $2:" >&2
+    tail -n 20 "$2" >&2 2>/dev/null || true
+    exit 2
+}
+dd if=/dev/urandom of="$work/munge/munge.key" bs=1024 count=1 2>/dev/null
+chmod 400 "$work/munge/munge.key"
+munged --force --key-file="$work/munge/munge.key" --socket="$work/munge/socket" \
+    --pid-file="$work/munge/munged.pid" --log-file="$work/munge/munged.log" \
+    --seed-file="$work/munge/seed" || daemon_failed munged "$work/munge/munged.log"
+slurmctld -f "$work/slurm.conf" || daemon_failed slurmctld "$work/slurmctld.log"
+slurmd -f "$work/slurm.conf" || daemon_failed slurmd "$work/slurmd.log"
 for _ in $(seq 100); do
     sinfo -h -o %T 2>/dev/null | grep -q idle && break
     sleep 0.3
 done
-sinfo -h -o %T | grep -q idle || { echo "one-node-test: the node never came up" >&2; tail "$work"/*.log >&2; exit 1; }
-echo "one-node-test: cluster up in $(($(date +%s) - started)) s"
+if ! sinfo -h -o %T 2>/dev/null | grep -q idle; then
+    echo "one-node-test: the node never came up" >&2
+    tail -n 20 "$work"/*.log >&2
+    exit 2
+fi
+say "cluster up in $(($(date +%s) - started)) s"
 
 # A short deterministic match (fixed nodes, one thread): the merged shards must equal it.
 match=(--engine "$lielow" name=lielow option.Threads=1 --engine builtin:greedy
@@ -139,4 +189,5 @@ WAIT=1 SBATCH_ARGS="--cpus-per-task=1" "$here/datagen.sh" "$work/datagen" 3 "${d
 cmp "$work/datagen/data.bin" "$work/datagen-whole.bin" ||
     { echo "one-node-test: the resumed run differs from the run made in one piece" >&2; exit 1; }
 echo "one-node-test: datagen.sh over 3 shards joined = the run in one piece, also resumed ($(($(date +%s) - started)) s so far)"
+
 echo "one-node-test: passed in $(($(date +%s) - started)) s"
