@@ -6,8 +6,12 @@
 # verdict, runs two iterations of the cluster SPSA driver (spsa.sh) and checks its state against
 # one `lielow spsa` run of the same flags, makes a small datagen run through the cluster datagen
 # driver (datagen.sh: 3 shards and their join) and checks the joined file against the same run
-# made in one piece, also after a shard was cut short and the run submitted again. The daemons
-# are stopped (and the jobs cancelled) on every exit.
+# made in one piece, also after a shard was cut short and the run submitted again, then
+# preempts a match: of 3 array tasks of engine processes, one is killed with SIGKILL and one
+# requeued while it runs (Slurm's TERM, then KILL), both mid-match; run again, they resume from
+# their records (match.sbatch gives --resume), and the merge must equal the match played in
+# one piece, game for game, with no game recorded before a kill lost and no hidden file left.
+# The daemons are stopped (and the jobs cancelled) on every exit.
 #
 #   scripts/cluster/one-node-test.sh
 #
@@ -190,4 +194,87 @@ cmp "$work/datagen/data.bin" "$work/datagen-whole.bin" ||
     { echo "one-node-test: the resumed run differs from the run made in one piece" >&2; exit 1; }
 echo "one-node-test: datagen.sh over 3 shards joined = the run in one piece, also resumed ($(($(date +%s) - started)) s so far)"
 
+# A preempted match. Three array tasks, each a shard of 24 games between two engine processes;
+# task 2's lielow is killed with SIGKILL once it has recorded 4 games (an OOM kill, a preemption
+# past its grace period) and the task requeued; task 3 is requeued while it runs (preemption as
+# Slurm does it: TERM, then KILL after KillWait). Requeued, each runs match.sbatch again, which
+# resumes from its records.
+"$lielow" match --help 2>/dev/null | grep -- --resume >/dev/null ||
+    fail "$lielow has no 'match --resume': a preempted shard cannot resume (build the current revision)"
+preempt=(--engine "$lielow" name=one option.Threads=1 --engine "$lielow" name=two option.Threads=1
+    --games 72 --nodes 5000 --random-plies 4 --seed 9)
+"$lielow" match "${preempt[@]}" --json "$work/preempt-whole.json" \
+    --records "$work/preempt-whole.txt" >/dev/null 2>&1
+games() { if [ -f "$1" ]; then grep -vc '^#' "$1" || true; else echo 0; fi; }
+state() { scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | head -1 | cut -d= -f2; }
+# Waits for array task $1 to have recorded $2 games.
+wait_games() {
+    for _ in $(seq 600); do
+        [ "$(games "$out/shard-$1.txt")" -ge "$2" ] && return
+        case $(state "${array}_$1") in RUNNING | PENDING | CONFIGURING) ;; *) break ;; esac
+        sleep 0.1
+    done
+    fail "array task $1 never recorded $2 games (state $(state "${array}_$1"))"
+}
+# Once array task $1 is back in the queue (its process gone): keeps a copy of its records as
+# the kill left them (less a line it was writing, if any), checks that it was stopped mid-match
+# and makes it eligible at once (Slurm otherwise holds a requeued job back for two minutes).
+requeued() {
+    for _ in $(seq 100); do
+        [ "$(state "${array}_$1")" = PENDING ] && break
+        sleep 0.1
+    done
+    [ "$(state "${array}_$1")" = PENDING ] || fail "array task $1 was not requeued ($(state "${array}_$1"))"
+    cp "$out/shard-$1.txt" "$work/killed-$1.txt"
+    [ -z "$(tail -c 1 "$work/killed-$1.txt")" ] || sed -i '$d' "$work/killed-$1.txt"
+    [ "$(games "$work/killed-$1.txt")" -lt 24 ] || fail "array task $1 ended before it was stopped"
+    scontrol update JobId="${array}_$1" StartTime=now
+}
+out=$work/preempt
+jobs=$(SBATCH_ARGS="--cpus-per-task=1 --requeue" "$here/submit.sh" "$out" 3 "${preempt[@]}")
+array=$(echo "$jobs" | cut -d' ' -f2) merge=$(echo "$jobs" | cut -d' ' -f4)
+# The merge waits until the requeued tasks are back in the queue.
+scontrol hold "$merge"
+wait_games 2 4
+# SIGKILL to the task's lielow itself, as the kernel's OOM killer sends it (scancel --signal=KILL
+# would have Slurm send TERM first).
+pid=$(pgrep -f -- "--json $out/shard-2.json") || fail "array task 2 has no lielow process"
+kill -KILL "$pid"
+for _ in $(seq 100); do
+    case $(state "${array}_2") in RUNNING | COMPLETING) sleep 0.1 ;; *) break ;; esac
+done
+[ "$(state "${array}_2")" = FAILED ] || fail "array task 2 is $(state "${array}_2") after SIGKILL, not FAILED"
+scontrol requeue "${array}_2"
+requeued 2
+wait_games 3 4
+scontrol requeue "${array}_3"
+requeued 3
+scontrol release "$merge"
+for _ in $(seq 600); do
+    [ -z "$(squeue -h -o %i)" ] && break
+    sleep 0.5
+done
+[ -z "$(squeue -h -o %i)" ] || { squeue >&2; fail "preempted jobs still queued after 300 s"; }
+for k in 2 3; do
+    restarts=$(scontrol show job "${array}_$k" | grep -o 'Restarts=[0-9]*')
+    [ "$restarts" = Restarts=1 ] || fail "array task $k: $restarts, not 1"
+    # Every game recorded before the kill is still there, as it was.
+    grep -v '^#' "$work/killed-$k.txt" | grep -vxFf "$out/shard-$k.txt" >&2 &&
+        fail "array task $k lost games it had recorded before it was killed"
+done
+say "array tasks 2 and 3 killed after $(games "$work/killed-2.txt") and $(games "$work/killed-3.txt") games, requeued, done"
+[ -f "$out/merged.json" ] || { ls -A "$out" >&2; fail "no merged summary of the preempted match"; }
+if [ "$(counts "$out/merged.json")" != "$(counts "$work/preempt-whole.json")" ]; then
+    diff <(counts "$out/merged.json") <(counts "$work/preempt-whole.json") >&2 || true
+    fail "the preempted match's merged shards differ from the match played in one piece"
+fi
+# The games themselves, as a set of lines, less the settings lines and the thinking times.
+games_of() { cat "$@" | grep -v '^#' | sed 's/ us=[0-9]*//g' | sort; }
+if [ "$(games_of "$out"/shard-*.txt)" != "$(games_of "$work/preempt-whole.txt")" ]; then
+    diff <(games_of "$out"/shard-*.txt) <(games_of "$work/preempt-whole.txt") >&2 || true
+    fail "the preempted match's records differ from the match played in one piece"
+fi
+hidden=$(find "$out" -name '.*')
+[ -z "$hidden" ] || fail "hidden files left behind: $hidden"
+say "a preempted array (SIGKILL, requeue) resumed to the match played in one piece ($(($(date +%s) - started)) s so far)"
 echo "one-node-test: passed in $(($(date +%s) - started)) s"
