@@ -77,16 +77,22 @@ PartitionName=test Nodes=$name Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$work/slurm.conf
 
-# Cancels this cluster's jobs (their processes outlive slurmd otherwise), stops the daemons and
-# waits for them to go.
+# Whether process $1 runs (a daemon that died is a zombie where nothing reaps it).
+alive() {
+    kill -0 "$1" 2>/dev/null || return 1
+    case $(ps -o stat= -p "$1") in Z*) return 1 ;; esac
+}
+# Cancels this cluster's jobs (their processes outlive slurmd otherwise), stops the daemons
+# (KILL for one that has not gone 5 s after TERM) and waits for them to go.
 stop_daemons() {
-    local status=$? jobs pids=() pidfile
-    jobs=$(squeue -h -o %A 2>/dev/null | sort -u) || true
+    local status=$? jobs pids=() pidfile pid
+    trap - EXIT INT TERM HUP
+    jobs=$(timeout 5 squeue -h -o %A 2>/dev/null | sort -u) || true
     if [ -n "$jobs" ]; then
         # shellcheck disable=SC2086 # one id a word
-        scancel $jobs 2>/dev/null || true
+        timeout 5 scancel $jobs 2>/dev/null || true
         for _ in $(seq 50); do
-            [ -z "$(squeue -h -o %A 2>/dev/null)" ] && break
+            [ -z "$(timeout 5 squeue -h -o %A 2>/dev/null)" ] && break
             sleep 0.2
         done
     fi
@@ -96,18 +102,22 @@ stop_daemons() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do
         for _ in $(seq 50); do
-            kill -0 "$pid" 2>/dev/null || break
-            case $(ps -o stat= -p "$pid") in Z*) break ;; esac
+            alive "$pid" || break
             sleep 0.1
         done
+        ! alive "$pid" || kill -KILL "$pid" 2>/dev/null || true
     done
-    if [ "${KEEP:-0}" = 1 ] || [ $status != 0 ]; then
+    if [ "${KEEP:-0}" = 1 ] || [ "$status" != 0 ]; then
         [ "${KEEP:-0}" = 1 ] && say "kept $work" || echo "one-node-test: logs kept in $work" >&2
     else
         rm -rf "$work"
     fi
+    exit "$status"
 }
 trap stop_daemons EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 # Fails with the daemon's log when it did not start.
 daemon_failed() {
@@ -122,11 +132,18 @@ munged --force --key-file="$work/munge/munge.key" --socket="$work/munge/socket" 
     --seed-file="$work/munge/seed" || daemon_failed munged "$work/munge/munged.log"
 slurmctld -f "$work/slurm.conf" || daemon_failed slurmctld "$work/slurmctld.log"
 slurmd -f "$work/slurm.conf" || daemon_failed slurmd "$work/slurmd.log"
-for _ in $(seq 100); do
-    sinfo -h -o %T 2>/dev/null | grep -q idle && break
-    sleep 0.3
+# The node is up when sinfo calls it idle; a daemon that exits meanwhile (a port in use, a bad
+# setting) is reported at once.
+up() { timeout 5 sinfo -h -o %T 2>/dev/null | grep -q idle; }
+for _ in $(seq 60); do
+    up && break
+    for daemon in slurmctld slurmd; do
+        pidfile=$work/$daemon.pid
+        [ ! -f "$pidfile" ] || alive "$(cat "$pidfile")" || daemon_failed "$daemon" "$work/$daemon.log"
+    done
+    sleep 0.5
 done
-if ! sinfo -h -o %T 2>/dev/null | grep -q idle; then
+if ! up; then
     echo "one-node-test: the node never came up" >&2
     tail -n 20 "$work"/*.log >&2
     exit 2
