@@ -8,6 +8,9 @@
 # checkout, which must be on shared storage too) is the program every task runs; SBATCH_ARGS
 # are extra sbatch options for both jobs (partition, account, --cpus-per-task, --time).
 # Prints the two job ids; OUT/merged.txt and OUT/merged.json appear when the merge has run.
+# A task that runs again (requeued after a preemption: add --requeue to SBATCH_ARGS where the
+# site does not requeue by default) or the match submitted again into the same OUT resumes each
+# shard from its records (match.sbatch); give another match an OUT of its own.
 set -euo pipefail
 if [ $# -lt 2 ]; then
     sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2
