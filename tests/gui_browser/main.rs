@@ -184,11 +184,23 @@ async fn play_a_move(browser: &Browser) -> Result<Duration> {
         .script("return view.legal.filter((m) => !m.endsWith('-off'))[0] || null")
         .await?;
     let legal = legal.as_str().ok_or("no move to play")?.to_owned();
-    let (from, to) = (&legal[..2], &legal[3..]);
     let rows = browser
         .script("return document.querySelectorAll('#moves td[data-ply]').length")
         .await?;
     let rows = rows.as_u64().ok_or("no move list")? + 2;
+    click_move(browser, &legal[..2], &legal[3..], rows, None).await
+}
+
+/// Plays `from`-`to` by clicking the stack, then the square (with a screenshot to `selected`
+/// between the two, if given), and returns how long it took until the move list held `rows`
+/// moves (the engine's reply included).
+async fn click_move(
+    browser: &Browser,
+    from: &str,
+    to: &str,
+    rows: u64,
+    selected: Option<&Path>,
+) -> Result<Duration> {
     browser
         .click(&format!("#board g.stack[data-square='{from}']"))
         .await?;
@@ -199,6 +211,9 @@ async fn play_a_move(browser: &Browser) -> Result<Duration> {
             LONG,
         )
         .await?;
+    if let Some(path) = selected {
+        browser.screenshot(path).await?;
+    }
     browser
         .click(&format!("#board rect.square[data-square='{to}']"))
         .await?;
@@ -242,37 +257,14 @@ async fn steps(
     ).await?;
     browser.screenshot(&out.join("1-start.png")).await?;
     let mut replies = Vec::new();
+    let selected = out.join("2-selected.png");
     for (ply, (from, to)) in [("g2", "f3"), ("c2", "d3"), ("b2", "b3")]
         .iter()
         .enumerate()
     {
-        browser
-            .click(&format!("#board g.stack[data-square='{from}']"))
-            .await?;
-        browser
-            .wait_for(
-                "the legal targets",
-                "return document.querySelectorAll('#board .target').length > 0",
-                LONG,
-            )
-            .await?;
-        if ply == 0 {
-            browser.screenshot(&out.join("2-selected.png")).await?;
-        }
-        browser
-            .click(&format!("#board rect.square[data-square='{to}']"))
-            .await?;
-        let rows = 2 * (ply + 1);
-        let took = browser
-            .wait_for(
-                "the engine's reply",
-                &format!(
-                    "return document.querySelectorAll('#moves td[data-ply]').length === {rows}"
-                ),
-                LONG,
-            )
-            .await?;
-        replies.push(took);
+        let shot = (ply == 0).then_some(selected.as_path());
+        let rows = 2 * (ply as u64 + 1);
+        replies.push(click_move(browser, from, to, rows, shot).await?);
     }
     browser
         .wait_for(
