@@ -5,7 +5,7 @@
 //! The commands ([`cli`] dispatches to [`matchplay`], [`analysis`], [`datagen`], [`train`],
 //! [`spsa`] and [`gui`]) stand on modules they share and that import none of them: who plays
 //! ([`players`]) and the processes of engines ([`process`]), worker threads over numbered
-//! jobs ([`pool`]), game records ([`records`]),
+//! jobs ([`pool`]), game records ([`records`]) and games in every format ([`games`]),
 //! openings ([`openings`]), positions on the command line ([`position_arg`]), shards of a run
 //! ([`shard`]), why a game ended ([`reason`]), and below those the files ([`files`],
 //! [`file_error`]), pictures ([`diagram`]) and printing ([`printer`]).
@@ -18,6 +18,7 @@ pub mod datagen;
 pub mod diagram;
 pub mod file_error;
 pub mod files;
+pub mod games;
 pub mod gui;
 pub mod matchplay;
 pub mod openings;
