@@ -22,31 +22,32 @@
 #    crates/engine/nets/lielow.nnue (Bench changes; docs/results/networks.md gets the row).
 #
 # Settings (environment), with their defaults:
-#   GAMES=100000  NODES=5000  SEED=4  HISTORY=2 (generations of data to train on)
-#   INIT=embedded  EPOCHS=10  BATCH=16384  LAMBDA=0.9  SCALE=120  RATE=0.002
+#   GAMES=40000  NODES=5000  SEED=4  HISTORY=2 (generations of data to train on)
+#   INIT=embedded  EPOCHS=3  BATCH=16384  LAMBDA=0.9  SCALE=120  RATE=0.001
+#   (going on from the shipped network, a few epochs at a small step size: more overfits)
 #   GATE_LIMIT="--nodes 20000"  GATE_GAMES=6000 (upper bound per size)  CONCURRENCY=$(nproc)
 #   STEPS="games train gate" (any of them, in this order)
 #   CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/lielow (outside the work tree; never committed)
 #
-# Time on 2 cores (docs/results/networks.md has the measured rows): 100,000 games at 5000
-# nodes are about 4 million positions in about 65 minutes; training on them and their mirror
-# images takes a few minutes; each gate SPRT at 20,000 nodes 15 to 45 minutes.
+# Time on 2 cores (docs/results/networks.md has the measured rows): 40,000 games at 5000
+# nodes are about 1.6 million positions in about 25 minutes of idle cores; training on them
+# and their mirror images takes a few minutes; each gate SPRT at 20,000 nodes 15 to 45 minutes.
 #
 # Exit status: 0 when the candidate passes (or the steps asked for ran), 1 when it fails the
 # gate, 2 on errors.
 set -euo pipefail
 
 out=${1:-generation-out}
-GAMES=${GAMES:-100000}
+GAMES=${GAMES:-40000}
 NODES=${NODES:-5000}
 SEED=${SEED:-4}
 HISTORY=${HISTORY:-2}
 INIT=${INIT:-embedded}
-EPOCHS=${EPOCHS:-10}
+EPOCHS=${EPOCHS:-3}
 BATCH=${BATCH:-16384}
 LAMBDA=${LAMBDA:-0.9}
 SCALE=${SCALE:-120}
-RATE=${RATE:-0.002}
+RATE=${RATE:-0.001}
 GATE_LIMIT=${GATE_LIMIT:---nodes 20000}
 GATE_GAMES=${GATE_GAMES:-6000}
 CONCURRENCY=${CONCURRENCY:-$(nproc 2>/dev/null || echo 1)}
