@@ -218,7 +218,10 @@ fn a_malformed_pgn_is_refused_naming_the_game_and_the_move() {
         ),
         (
             second(&|g| g.replace("[FEN \"startpos\"]", "[OpeningPlies \"99\"]")),
-            vec!["game 2", "OpeningPlies tag '99' is not a number of moves up to 34"],
+            vec![
+                "game 2",
+                "OpeningPlies tag '99' is not a number of moves up to 34",
+            ],
         ),
         (
             "[Event \"only tags\"]\n".to_owned(),
@@ -290,7 +293,7 @@ fn analyse_reviews_a_pgn_file_and_refuses_a_malformed_one() {
 }
 
 #[test]
-fn a_match_writes_pgn_that_reads_back_and_refuses_a_file_with_games() {
+fn a_match_writes_pgn_that_reads_back_is_rebuilt_on_resume_and_refuses_a_file_with_games() {
     let dir = scratch("match-pgn");
     let pgn = dir.join("games.pgn");
     let records = dir.join("games.txt");
@@ -336,12 +339,26 @@ fn a_match_writes_pgn_that_reads_back_and_refuses_a_file_with_games() {
         same.tags.clone_from(&game.tags);
         assert_eq!(*game, same, "game {round}");
     }
-    // An existing file with games is refused, as the records are; --resume rebuilds it.
+    // --resume rebuilds the PGN from the records: a torn last game is whole again.
+    std::fs::write(&pgn, &text[..text.len() - 30]).unwrap();
+    let resume: Vec<&str> = args.iter().copied().chain(["--resume"]).collect();
+    let out = lielow(&resume);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text);
+    // An existing file with games is refused, as the records are, and never emptied.
     std::fs::remove_file(&records).unwrap();
     let out = lielow(&args);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("already holds games"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_file(&records).unwrap();
+    let out = lielow(&resume);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("the records hold none"),
         "{}",
         stderr(&out)
     );
