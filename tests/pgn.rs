@@ -365,3 +365,21 @@ fn a_match_writes_pgn_that_reads_back_is_rebuilt_on_resume_and_refuses_a_file_wi
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_game_docs_formats_md_shows_is_what_the_writer_writes() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/formats.md"))
+            .unwrap();
+    let start = doc
+        .find("    [Event \"lielow match\"]")
+        .expect("the example");
+    let end = start + doc[start..].find("0-1\n").expect("its end") + 4;
+    let shown: String = doc[start..end]
+        .lines()
+        .map(|line| format!("{}\n", line.strip_prefix("    ").unwrap_or(line)))
+        .collect();
+    let read = read_games(&shown, BoardSize::Eight).unwrap();
+    assert_eq!(read.games.len(), 1);
+    assert_eq!(write_game(&read.games[0]), format!("{shown}\n"));
+}
