@@ -383,3 +383,36 @@ fn the_game_docs_formats_md_shows_is_what_the_writer_writes() {
     assert_eq!(read.games.len(), 1);
     assert_eq!(write_game(&read.games[0]), format!("{shown}\n"));
 }
+
+#[test]
+fn damaged_pgn_never_crashes_the_reader() {
+    use rand::{Rng, SeedableRng};
+    let good = cutegames(9);
+    let pieces = [
+        "[", "]", "{", "}", "(", ")", ";", "\"", "\\", "$", "%", "\n", ".", "1-0", "*", "é", "x",
+    ];
+    let mut rng = rand::rngs::StdRng::seed_from_u64(50);
+    for _ in 0..2000 {
+        let mut text = good.clone();
+        for _ in 0..rng.gen_range(1..4) {
+            let mut at = rng.gen_range(0..=text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            if rng.gen_bool(0.5) {
+                text.insert_str(at, pieces[rng.gen_range(0..pieces.len())]);
+            } else {
+                let mut end = (at + rng.gen_range(1..20)).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                text.replace_range(at..end, "");
+            }
+        }
+        // Either games that replay, or one line of error: never a panic.
+        match read_games(&text, BoardSize::Eight) {
+            Ok(read) => assert!(!read.games.is_empty()),
+            Err(error) => assert_eq!(error.to_string().lines().count(), 1, "{error}"),
+        }
+    }
+}
