@@ -9,12 +9,15 @@
 //! the reason. Nothing is half-read silently: what a reader skips (a PGN variation, a record
 //! line cut short by a killed writer) is said in a warning.
 
+pub mod pgn;
+
 use std::fmt;
 
 use lielow_rules::board::{BoardSize, Side};
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 
+use self::pgn::PgnError;
 use crate::reason::Reason;
 use crate::records::{split_torn, GameRecord, RecordError};
 
@@ -67,13 +70,19 @@ pub enum Format {
 
 impl Format {
     /// The format of `text`, told by its first line that is not blank: `{` or `[` followed by a
-    /// quote or a brace is JSON (Abstract Play), any other `[` a PGN tag, and a move number
-    /// (`1.`) PGN movetext without tags; anything else, `#` lines included, record lines.
+    /// quote or a brace is JSON (Abstract Play), any other `[` a PGN tag, any other `{` (and
+    /// `;`, `%`) a PGN comment, and a move number (`1.`) PGN movetext without tags; anything
+    /// else, `#` lines included, record lines.
     pub fn sniff(text: &str) -> Format {
         let text = text.trim_start_matches('\u{feff}').trim_start();
         let mut chars = text.chars();
         match chars.next() {
-            Some('{') => Format::AbstractPlay,
+            // A JSON object, or a PGN file that starts with a comment.
+            Some('{') => match chars.find(|c| !c.is_whitespace()) {
+                Some('"' | '}') => Format::AbstractPlay,
+                _ => Format::Pgn,
+            },
+            Some(';' | '%') => Format::Pgn,
             Some('[') => match chars.find(|c| !c.is_whitespace()) {
                 Some('{' | '"' | ']') => Format::AbstractPlay,
                 _ => Format::Pgn,
@@ -116,11 +125,15 @@ pub struct ReadGames {
 pub enum GamesError {
     /// A record line is not a game record.
     Record {
+        /// The game's number in the file, from 1.
+        game: usize,
         /// The line's number in the file, from 1.
         line: usize,
         /// What is wrong.
         error: RecordError,
     },
+    /// A PGN game that cannot be read (the error names the game and the move).
+    Pgn(PgnError),
     /// The file holds no game.
     Empty(Format),
     /// The format is recognised but not read yet.
@@ -130,7 +143,10 @@ pub enum GamesError {
 impl fmt::Display for GamesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GamesError::Record { line, error } => write!(f, "line {line}: {error}"),
+            GamesError::Record { game, line, error } => {
+                write!(f, "game {game} (line {line}): {error}")
+            }
+            GamesError::Pgn(error) => error.fmt(f),
             GamesError::Empty(format) => write!(f, "no game in it (read as {})", format.name()),
             GamesError::Unsupported(format) => {
                 write!(f, "{} cannot be read yet", format.name())
@@ -141,14 +157,16 @@ impl fmt::Display for GamesError {
 
 impl std::error::Error for GamesError {}
 
-/// The games of `text`, in the format [`Format::sniff`] tells; `size` is the board of a start
-/// given as `startpos` (cutegames writes `[FEN "startpos"]` on every board).
+/// The games of `text`, in the format [`Format::sniff`] tells; `size` is the board of a PGN
+/// start given as `startpos` or not at all (cutegames writes `[FEN "startpos"]` on every
+/// board) when no `BoardSize` tag says it, and the moves are legal on it (else the other
+/// size's start position, when they are legal there).
 pub fn read_games(text: &str, size: BoardSize) -> Result<ReadGames, GamesError> {
-    let _ = size;
     let format = Format::sniff(text);
     let read = match format {
         Format::Records => read_records(text)?,
-        Format::Pgn | Format::AbstractPlay => return Err(GamesError::Unsupported(format)),
+        Format::Pgn => pgn::read(text, size).map_err(GamesError::Pgn)?,
+        Format::AbstractPlay => return Err(GamesError::Unsupported(format)),
     };
     if read.games.is_empty() {
         return Err(GamesError::Empty(format));
@@ -161,8 +179,9 @@ fn read_records(text: &str) -> Result<ReadGames, GamesError> {
     let (_, lines, torn) = split_torn(text);
     let mut read = ReadGames::default();
     for (line, record) in lines {
+        let game = read.games.len() + 1;
         let record =
-            GameRecord::parse(record).map_err(|error| GamesError::Record { line, error })?;
+            GameRecord::parse(record).map_err(|error| GamesError::Record { game, line, error })?;
         read.games.push(LoadedGame::from_record(record));
     }
     if let Some(torn) = torn.filter(|t| !t.trim().is_empty() && !t.starts_with('#')) {
@@ -189,6 +208,12 @@ mod tests {
         assert_eq!(Format::sniff("[Event \"x\"]\n1. a2-a3 *"), Format::Pgn);
         assert_eq!(Format::sniff("  1. a2-a3 *"), Format::Pgn);
         assert_eq!(Format::sniff("{\"header\": {}}"), Format::AbstractPlay);
+        assert_eq!(Format::sniff("{\n \"header\": {}}"), Format::AbstractPlay);
+        assert_eq!(
+            Format::sniff("{from cutegames}\n[Event \"x\"]"),
+            Format::Pgn
+        );
+        assert_eq!(Format::sniff("; a comment\n1. a2-a3 *"), Format::Pgn);
         assert_eq!(
             Format::sniff("[\n  {\"header\": {}}]"),
             Format::AbstractPlay

@@ -55,6 +55,13 @@ pub enum MatchError {
     Merge(MergeError),
     /// The records file already holds games and `--resume` was not given.
     RecordsExist(PathBuf),
+    /// The PGN file already holds games, and `--resume` was not given or its records hold none.
+    PgnExists {
+        /// The file.
+        path: PathBuf,
+        /// Whether `--resume` was given.
+        resume: bool,
+    },
     /// `--resume` of a records file with no settings line.
     RecordsUnknown(PathBuf),
     /// `--resume` of a records file of another match.
@@ -109,6 +116,21 @@ impl fmt::Display for MatchError {
                 f,
                 "--records {}: the file already holds games; add --resume to continue that match, \
                  or give another file",
+                path.display()
+            ),
+            MatchError::PgnExists {
+                path,
+                resume: false,
+            } => write!(
+                f,
+                "--pgn {}: the file already holds games; add --resume (with that match's \
+                 --records) to rebuild it from the records, or give another file",
+                path.display()
+            ),
+            MatchError::PgnExists { path, resume: true } => write!(
+                f,
+                "--pgn {}: the file holds games but the records hold none, so it would be \
+                 rebuilt empty; give the match's own --records, or another --pgn file",
                 path.display()
             ),
             MatchError::RecordsUnknown(path) => write!(

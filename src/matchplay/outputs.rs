@@ -1,7 +1,7 @@
-//! What a match leaves behind: the records file, the `--json` summary and the table, kept in
+//! What a match leaves behind: the records and PGN files, the `--json` summary and the table, kept in
 //! one value that both the runner's thread and the Ctrl-C/SIGTERM handler reach through a
-//! mutex, so that an interrupted match still ends with whole files: each game's record line is
-//! appended to the records file as the game ends, in one write under the lock (the handler never
+//! mutex, so that an interrupted match still ends with whole files: each game's record line
+//! (and PGN) is appended as the game ends, in one write under the lock (the handler never
 //! cuts one; a kill leaves at most a torn last line, which readers leave out), and the handler
 //! writes the summary of the pairs finished before it (atomically: a temporary file renamed into
 //! place) and then exits.
@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use super::pgn_file::PgnFile;
 use super::report::Tally;
 use super::resume::RecordsFile;
 use super::runner::GameResult;
@@ -30,8 +31,9 @@ pub struct MatchOutputs {
     /// Every finished pair so far.
     pub tally: Tally,
     records: Option<RecordsFile>,
+    pgn: Option<PgnFile>,
     json: Option<PathBuf>,
-    /// The first failed records write (the match goes on; the error ends it).
+    /// The first failed records or PGN write (the match goes on; the error ends it).
     error: Option<FileError>,
     finished: bool,
 }
@@ -48,10 +50,16 @@ pub fn lock(outputs: &SharedOutputs) -> MutexGuard<'_, MatchOutputs> {
 
 impl MatchOutputs {
     /// The outputs of a match that has played nothing yet.
-    pub fn new(tally: Tally, records: Option<RecordsFile>, json: Option<PathBuf>) -> SharedOutputs {
+    pub fn new(
+        tally: Tally,
+        records: Option<RecordsFile>,
+        pgn: Option<PgnFile>,
+        json: Option<PathBuf>,
+    ) -> SharedOutputs {
         Arc::new(Mutex::new(MatchOutputs {
             tally,
             records,
+            pgn,
             json,
             error: None,
             finished: false,
@@ -63,15 +71,20 @@ impl MatchOutputs {
         INTERRUPTED.load(Ordering::SeqCst)
     }
 
-    /// Appends the game's record line (after a failed write, records are no longer written:
-    /// the file keeps whole lines only, and the error ends the match).
-    pub fn record(&mut self, game: &GameResult) {
-        let Some(file) = self.records.as_mut() else {
-            return;
-        };
-        if let Err(error) = file.append(&game.record.to_string()) {
-            self.records = None;
-            self.error.get_or_insert(error);
+    /// Appends game `number`'s record line and PGN (after a failed write, that file is no
+    /// longer written: it keeps whole games only, and the error ends the match).
+    pub fn record(&mut self, number: u64, game: &GameResult) {
+        if let Some(file) = self.records.as_mut() {
+            if let Err(error) = file.append(&game.record.to_string()) {
+                self.records = None;
+                self.error.get_or_insert(error);
+            }
+        }
+        if let Some(file) = self.pgn.as_mut() {
+            if let Err(error) = file.append(number, &game.record) {
+                self.pgn = None;
+                self.error.get_or_insert(error);
+            }
         }
     }
 
@@ -90,6 +103,7 @@ impl MatchOutputs {
             files::write_whole(&json, self.tally.json().as_bytes())?;
         }
         self.records = None;
+        self.pgn = None;
         Ok(())
     }
 }
