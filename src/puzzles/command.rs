@@ -65,6 +65,10 @@ pub struct PuzzlesArgs {
     /// The most moves to the win.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=12))]
     pub max_moves: u32,
+    /// At most this share of --count (in percent) may be king captures in one, the easiest
+    /// and most trivial puzzles; 0 leaves them out.
+    #[arg(long, default_value_t = 10, value_name = "PERCENT", value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub king_in_one: u32,
     /// Nodes of the proof search for each position (a position it cannot settle is skipped).
     #[arg(long, default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub proof_nodes: u64,
@@ -124,6 +128,48 @@ impl From<FileError> for PuzzlesError {
 struct Found {
     puzzle: Puzzle,
     key: u64,
+    /// Its answer captures the king in one move.
+    king_in_one: bool,
+}
+
+/// The puzzles kept so far, in the games' order: each position once, king captures in one up
+/// to their share, until the count.
+struct Kept {
+    puzzles: Vec<Puzzle>,
+    seen: HashSet<u64>,
+    count: usize,
+    king_in_one: usize,
+    max_king_in_one: usize,
+}
+
+impl Kept {
+    fn new(args: &PuzzlesArgs) -> Kept {
+        Kept {
+            puzzles: Vec::new(),
+            seen: HashSet::new(),
+            count: args.count as usize,
+            king_in_one: 0,
+            max_king_in_one: args.count as usize * args.king_in_one as usize / 100,
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.puzzles.len() >= self.count
+    }
+
+    /// Keeps `found` if there is room for it and its position is new.
+    fn offer(&mut self, found: Found) {
+        let room = if found.king_in_one {
+            self.king_in_one < self.max_king_in_one
+        } else {
+            true
+        };
+        if self.is_full() || !room || !self.seen.insert(found.key) {
+            return;
+        }
+        self.king_in_one += usize::from(found.king_in_one);
+        self.puzzles.push(found.puzzle);
+    }
 }
 
 /// Runs `lielow puzzles`.
@@ -197,8 +243,7 @@ fn search(args: &PuzzlesArgs, loaded: Option<&[Game]>, jobs: u64) -> (Vec<Puzzle
     };
     let progress = Progress::bar(args.count, "puzzles");
     let mut in_order = InOrder::starting_at(0);
-    let mut kept: Vec<Found> = Vec::new();
-    let mut seen = HashSet::new();
+    let mut kept = Kept::new(args);
     let mut games = 0;
     pool::run(
         0..jobs,
@@ -213,24 +258,21 @@ fn search(args: &PuzzlesArgs, loaded: Option<&[Game]>, jobs: u64) -> (Vec<Puzzle
         },
         |(number, found)| {
             for found in in_order.put(number, found) {
-                if kept.len() == args.count as usize {
+                if kept.is_full() {
                     break; // a game finished after the last puzzle needed
                 }
                 games += 1;
-                for one in found {
-                    if kept.len() < args.count as usize && seen.insert(one.key) {
-                        kept.push(one);
-                    }
-                }
-                let line = format!("games {games}  puzzles {}/{}", kept.len(), args.count);
-                progress.set(kept.len() as u64, line.clone());
+                found.into_iter().for_each(|one| kept.offer(one));
+                let done = kept.puzzles.len();
+                let line = format!("games {games}  puzzles {done}/{}", args.count);
+                progress.set(done as u64, line.clone());
                 progress.log(&line);
             }
-            kept.len() < args.count as usize
+            !kept.is_full()
         },
     );
     progress.finish();
-    let mut puzzles: Vec<Puzzle> = kept.into_iter().map(|found| found.puzzle).collect();
+    let mut puzzles = kept.puzzles;
     // Easiest first; a stable sort keeps the games' order among equal ratings.
     puzzles.sort_by_key(|puzzle| (puzzle.rating, puzzle.moves));
     for (index, puzzle) in puzzles.iter_mut().enumerate() {
@@ -257,7 +299,10 @@ fn puzzles_of(game: &Game, args: &PuzzlesArgs, searcher: &mut Searcher) -> Vec<F
             proven.moves,
             args.rating_nodes,
         );
+        let position = &candidate.position;
+        let king = position.king(position.side_to_move().opponent());
         found.push(Found {
+            king_in_one: proven.moves == 1 && proven.answer.to().is_some_and(|to| Some(to) == king),
             key: candidate.position.key(),
             puzzle: Puzzle {
                 id: String::new(),
@@ -282,6 +327,7 @@ fn settings(args: &PuzzlesArgs) -> String {
     map.insert("count", args.count.to_string());
     map.insert("min_moves", args.min_moves.to_string());
     map.insert("max_moves", args.max_moves.to_string());
+    map.insert("king_in_one", format!("{}%", args.king_in_one));
     map.insert("proof_nodes", args.proof_nodes.to_string());
     map.insert("rating_nodes", args.rating_nodes.to_string());
     if args.files.is_empty() {
