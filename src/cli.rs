@@ -79,6 +79,9 @@ enum Command {
     Gui(crate::gui::GuiArgs),
     /// Prove the value of a position: win or loss in N moves for the side to move, with a line.
     Solve(crate::analysis::command::SolveArgs),
+    /// Find puzzles in games (or in games the engine plays): positions whose side to move wins
+    /// by force in N moves with one first move only, both proven; rated, written to a file.
+    Puzzles(crate::puzzles::command::PuzzlesArgs),
     /// Print random openings (LFEN, one per line), optionally only roughly balanced ones.
     Openings(crate::matchplay::command::OpeningsArgs),
     /// Search the fixed bench positions to DEPTH (one thread, small hash) and print the total
@@ -123,6 +126,8 @@ pub enum CliError {
     Tune(TrainError),
     /// `lielow spsa`.
     Spsa(crate::spsa::error::SpsaError),
+    /// `lielow puzzles`.
+    Puzzles(crate::puzzles::command::PuzzlesError),
 }
 
 impl CliError {
@@ -140,6 +145,7 @@ impl CliError {
             CliError::Train(_) => "train",
             CliError::Tune(_) => "tune",
             CliError::Spsa(_) => "spsa",
+            CliError::Puzzles(_) => "puzzles",
         }
     }
 
@@ -173,6 +179,7 @@ impl std::fmt::Display for CliError {
             CliError::Datagen(error) => error.fmt(f),
             CliError::Train(error) | CliError::Tune(error) => error.fmt(f),
             CliError::Spsa(error) => error.fmt(f),
+            CliError::Puzzles(error) => error.fmt(f),
         }
     }
 }
@@ -188,6 +195,7 @@ impl std::error::Error for CliError {
             CliError::Datagen(error) => error,
             CliError::Train(error) | CliError::Tune(error) => error,
             CliError::Spsa(error) => error,
+            CliError::Puzzles(error) => error,
         })
     }
 }
@@ -244,6 +252,7 @@ fn run_command(command: Command) -> Result<i32, CliError> {
         Command::Openings(args) => run_openings(&args).map_err(CliError::Openings)?,
         Command::Board(args) => command::run_board(&args).map_err(CliError::Board)?,
         Command::Solve(args) => command::run_solve(&args).map_err(CliError::Solve)?,
+        Command::Puzzles(args) => crate::puzzles::command::run(&args).map_err(CliError::Puzzles)?,
         Command::Analyse(args) => command::run_analyse(&args).map_err(CliError::Analyse)?,
         Command::Datagen(args) => crate::datagen::run(&args).map_err(CliError::Datagen)?,
         Command::Train(args) => crate::train::run(&args).map_err(CliError::Train)?,

@@ -3,7 +3,7 @@
 //! `lielow-rules` crate, the engine `lielow-engine`.
 //!
 //! The commands ([`cli`] dispatches to [`matchplay`], [`analysis`], [`datagen`], [`train`],
-//! [`spsa`] and [`gui`]) stand on modules they share and that import none of them: who plays
+//! [`spsa`], [`puzzles`] and [`gui`]) stand on modules they share and that import none of them: who plays
 //! ([`players`]) and the processes of engines ([`process`]), worker threads over numbered
 //! jobs ([`pool`]), game records ([`records`]) and games in every format ([`games`]),
 //! openings ([`openings`]), positions on the command line ([`position_arg`]), shards of a run
@@ -28,6 +28,7 @@ pub mod position_arg;
 pub mod printer;
 pub mod process;
 pub mod progress;
+pub mod puzzles;
 pub mod reason;
 pub mod records;
 pub mod shard;
