@@ -71,7 +71,7 @@ pub const QUICK_WIN_PLIES: u32 = 3;
 /// player's and the engine's in turn, the last the player's.
 pub fn judge(puzzle: &Puzzle, moves: &[Move], budget: &Budget) -> Result<Judgement, JudgeError> {
     let played = moves.len() as u32;
-    if played % 2 == 0 {
+    if played.is_multiple_of(2) {
         return Err(JudgeError::Bad(
             "give the moves so far ending with the player's: an odd number of moves".into(),
         ));
