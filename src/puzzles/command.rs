@@ -28,8 +28,8 @@ use crate::progress::Progress;
 /// `lielow puzzles`'s arguments.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
-    lielow puzzles -o puzzles/8x8.txt --size 8 --count 300       (self-play)\n  \
-    lielow puzzles games.pgn records.txt -o mine.txt --min-moves 2\n\n\
+    lielow puzzles --size 8 --count 300 --concurrency 2 -o puzzles/8x8.txt   (the shipped set)\n  \
+    lielow puzzles games.pgn records.txt --min-moves 2 -o mine.txt\n\n\
     A puzzle: the side to move wins by force in N moves and no other first move wins in N or \
     fewer, both proven by the proof search. Guide: docs/puzzles.md.")]
 pub struct PuzzlesArgs {
@@ -221,14 +221,14 @@ fn load_games(args: &PuzzlesArgs) -> Result<Option<Vec<Game>>, PuzzlesError> {
             }
         }
     }
+    if games.is_empty() {
+        return Err(PuzzlesError::NoGames(args.size));
+    }
     if other_board > 0 {
         eprintln!(
             "{other_board} games on another board than {0}x{0} left out",
             args.size
         );
-    }
-    if games.is_empty() {
-        return Err(PuzzlesError::NoGames(args.size));
     }
     Ok(Some(games))
 }

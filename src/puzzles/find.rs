@@ -51,8 +51,9 @@ pub struct Proven {
 }
 
 /// Looks for a puzzle in `position` with N at most `max_moves`, the proof search expanding at
-/// most `max_nodes` nodes for it all. Recurses one level per ply of the bound: run it on a
-/// thread with a stack of [`crate::analysis::solve::SOLVER_STACK_BYTES`] for long bounds.
+/// most `max_nodes` nodes for it all. The proof search recurses one level per ply of the bound
+/// (about 8 KiB each): the 2 × 12 plies of `lielow puzzles`' longest bound fit any thread's
+/// stack.
 pub fn find(position: &Position, max_moves: u32, max_nodes: u64) -> Finding {
     let roots = position.legal_moves();
     if position.is_game_over() || roots.len() < 2 {
