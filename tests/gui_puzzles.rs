@@ -74,6 +74,31 @@ fn the_puzzles_of_a_size_come_by_rating_without_their_answers() {
 }
 
 #[test]
+fn without_puzzle_files_the_shipped_sets_are_served() {
+    let gui = Gui::start(&[]);
+    for size in [8, 9] {
+        let (status, list) = gui.post("/api/puzzles", json!({"size": size}));
+        assert_eq!(status, 200, "{list}");
+        let puzzles = list["puzzles"].as_array().unwrap();
+        assert!(puzzles.len() >= 300, "{size}: {} puzzles", puzzles.len());
+        let prefix = format!("{size}-");
+        assert!(puzzles
+            .iter()
+            .all(|p| p["id"].as_str().unwrap().starts_with(&prefix)));
+        // The easiest puzzle's answer, as the solution route gives it, is judged right.
+        let id = puzzles[0]["id"].as_str().unwrap();
+        let (_, solution) = gui.post("/api/puzzle/solution", json!({"id": id}));
+        let answer = solution["answer"].as_str().unwrap();
+        let (status, judged) = judge(&gui, id, &[answer]);
+        assert_eq!(status, 200, "{judged}");
+        assert!(
+            matches!(judged["verdict"].as_str(), Some("right" | "solved")),
+            "{judged}"
+        );
+    }
+}
+
+#[test]
 fn the_answer_is_right_and_the_engine_defends_along_the_line() {
     let gui = start();
     let (status, answer) = judge(&gui, "8-0004", &["f4xd6"]);

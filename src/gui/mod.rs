@@ -44,7 +44,7 @@ pub struct GuiArgs {
     #[arg(long)]
     open: bool,
     /// A puzzle file (as `lielow puzzles` writes it) for the puzzle mode, in place of the
-    /// shipped sets (repeat for more files).
+    /// shipped sets puzzles/8x8.txt and puzzles/9x9.txt (repeat for more files).
     #[arg(long, value_name = "FILE")]
     puzzles: Vec<std::path::PathBuf>,
 }
@@ -165,13 +165,28 @@ fn check_engines(engines: &[EngineConfig]) -> Result<(), GuiError> {
     Ok(())
 }
 
+/// The shipped puzzle sets (made by scripts/puzzles.sh), embedded: (name, text).
+const SHIPPED_PUZZLES: [(&str, &str); 2] = [
+    ("puzzles/8x8.txt", include_str!("../../puzzles/8x8.txt")),
+    ("puzzles/9x9.txt", include_str!("../../puzzles/9x9.txt")),
+];
+
 /// The puzzles of the `--puzzles` files, or the shipped sets without any.
 fn puzzle_sets(args: &GuiArgs) -> Result<puzzles::PuzzleSets, GuiError> {
-    let mut all = Vec::new();
+    let mut texts = Vec::new();
     for path in &args.puzzles {
-        let name = path.display();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| GuiError::Puzzles(format!("{name}: {e}")))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| GuiError::Puzzles(format!("{}: {e}", path.display())))?;
+        texts.push((path.display().to_string(), text));
+    }
+    if texts.is_empty() {
+        texts = SHIPPED_PUZZLES
+            .iter()
+            .map(|(name, text)| (name.to_string(), text.to_string()))
+            .collect();
+    }
+    let mut all = Vec::new();
+    for (name, text) in texts {
         let file = crate::puzzles::file::parse_file(&text)
             .map_err(|e| GuiError::Puzzles(format!("{name}: {e}")))?;
         all.extend(file.puzzles);

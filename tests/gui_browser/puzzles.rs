@@ -251,7 +251,34 @@ pub async fn check(browser: &Browser, out: &Path) -> Result<()> {
             LONG,
         )
         .await?;
-    Ok(())
+    shipped(browser, out).await
+}
+
+/// A server without `--puzzles` serves the shipped sets: the new player's first puzzle.
+async fn shipped(browser: &Browser, out: &Path) -> Result<()> {
+    let gui = Gui::start(&[]);
+    browser
+        .client
+        .goto(&format!("http://127.0.0.1:{}/", gui.port))
+        .await?;
+    browser
+        .wait_for(
+            "the page",
+            "return document.querySelectorAll('#board rect.square').length === 64",
+            LONG,
+        )
+        .await?;
+    browser.click("#mode-puzzles").await?;
+    browser
+        .wait_for(
+            "a shipped puzzle",
+            "return document.querySelectorAll('#puzzle-board rect.square').length === 64
+                && /^(Blue|Red) to move: win in [1-9]$/.test(document.getElementById('puzzle-title').textContent)
+                && document.getElementById('puzzle-solved').textContent.endsWith('of 300')",
+            LONG,
+        )
+        .await?;
+    browser.screenshot(&out.join("p9-shipped.png")).await
 }
 
 fn assert_eq<T: PartialEq + std::fmt::Debug>(found: T, expected: T, what: &str) -> Result<()> {
