@@ -142,6 +142,27 @@ fn a_wrong_first_move_gets_a_refutation_that_holds() {
             .and_then(|rest| rest.split(' ').next()?.parse::<u32>().ok());
         assert!(within.is_none_or(|n| n > 3), "{wrong} {reply}: {proof}");
     }
+    // A wrong move the defender punishes at once, or by a quick win shown whole.
+    let (_, answer) = judge(&gui, "8-0003", &["e3-f3"]);
+    assert_eq!(answer["reply"], "c3xb3", "{answer}");
+    assert!(
+        answer["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("and wins at once."),
+        "{answer}"
+    );
+    let (_, answer) = judge(&gui, "8-0002", &["h3-a3"]);
+    assert!(
+        answer["text"].as_str().unwrap().ends_with("and wins in 2."),
+        "{answer}"
+    );
+    let mut moves = vec![json!("h3-a3"), answer["reply"].clone()];
+    moves.extend(answer["continuation"].as_array().unwrap().iter().cloned());
+    assert_eq!(moves.len(), 4, "{answer}");
+    let start = lfen_of(&gui, "8-0002");
+    let (_, position) = gui.post("/api/position", json!({"start": start, "moves": moves}));
+    assert_eq!(position["winner"], "Red", "{moves:?}");
     // Bearing off one's own king loses at once: no refutation needed.
     let (_, answer) = judge(&gui, "8-0004", &["a3-off"]);
     assert_eq!(answer["verdict"], "wrong");

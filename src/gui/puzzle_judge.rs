@@ -152,13 +152,18 @@ fn refute(puzzle: &Puzzle, after: &Position, left_plies: u32, budget: &Budget) -
         if quick.prove(after, plies, budget) == Answer::Proven {
             let line = quick.line(after, plies, budget);
             if let Some((&first, rest)) = line.split_first() {
+                let why = if rest.is_empty() {
+                    format!("{defender} answers {first} and wins at once")
+                } else {
+                    format!(
+                        "{defender} answers {first} and wins in {}",
+                        plies.div_ceil(2)
+                    )
+                };
                 return Judgement::Wrong {
                     refutation: Some(first),
                     continuation: rest.to_vec(),
-                    why: format!(
-                        "{defender} answers {first} and wins in {}",
-                        plies.div_ceil(2)
-                    ),
+                    why,
                 };
             }
         }
