@@ -6,13 +6,16 @@
 //!   checks every request passes (host, origin, size), the page's static files; [`routes`]: the
 //!   JSON API; [`api`]: that API's requests and answers as types; [`sessions`]: the open pages,
 //!   each living exactly as long as its event stream; [`threats`]: the stacks each side could
-//!   lose next move, for the page's threat display;
+//!   lose next move, for the page's threat display; [`puzzles`]: the puzzle mode's routes and
+//!   puzzle sets, [`puzzle_judge`]: its referee, judging each move by proof;
 //! - [`engine`]: one engine process per page and engine, on its own thread, spoken to through
 //!   the engine crate's UGI client; its orders and the page's events, typed;
 //! - `static/`: the page (HTML, CSS, JavaScript), embedded in the binary.
 
 pub mod api;
 pub mod engine;
+pub mod puzzle_judge;
+pub mod puzzles;
 pub mod routes;
 pub mod server;
 pub mod sessions;
@@ -40,6 +43,10 @@ pub struct GuiArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     open: bool,
+    /// A puzzle file (as `lielow puzzles` writes it) for the puzzle mode, in place of the
+    /// shipped sets puzzles/8x8.txt and puzzles/9x9.txt (repeat for more files).
+    #[arg(long, value_name = "FILE")]
+    puzzles: Vec<std::path::PathBuf>,
 }
 
 /// One configured engine.
@@ -66,6 +73,8 @@ pub enum GuiError {
     /// A built-in player or a match-only setting (`movetime=`, `ponder`): the GUI plays only
     /// UGI programs, under its own limits.
     NotForGui(String),
+    /// A `--puzzles` file that cannot be read: the file, the line and why.
+    Puzzles(String),
     /// This program's own path (the default engine) is unknown.
     OwnPath(std::io::Error),
     /// The port cannot be listened on.
@@ -83,6 +92,7 @@ impl fmt::Display for GuiError {
             GuiError::Engine(error) => error.fmt(f),
             GuiError::EngineStart(error) => error.fmt(f),
             GuiError::NotForGui(what) => write!(f, "--engine {what}"),
+            GuiError::Puzzles(why) => write!(f, "--puzzles {why}"),
             GuiError::OwnPath(error) => write!(f, "cannot find this program: {error}"),
             GuiError::Listen { port, reason } => {
                 write!(f, "cannot listen on 127.0.0.1:{port}: {reason}")
@@ -155,11 +165,41 @@ fn check_engines(engines: &[EngineConfig]) -> Result<(), GuiError> {
     Ok(())
 }
 
+/// The shipped puzzle sets (made by scripts/puzzles.sh), embedded: (name, text).
+const SHIPPED_PUZZLES: [(&str, &str); 2] = [
+    ("puzzles/8x8.txt", include_str!("../../puzzles/8x8.txt")),
+    ("puzzles/9x9.txt", include_str!("../../puzzles/9x9.txt")),
+];
+
+/// The puzzles of the `--puzzles` files, or the shipped sets without any.
+fn puzzle_sets(args: &GuiArgs) -> Result<puzzles::PuzzleSets, GuiError> {
+    let mut texts = Vec::new();
+    for path in &args.puzzles {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| GuiError::Puzzles(format!("{}: {e}", path.display())))?;
+        texts.push((path.display().to_string(), text));
+    }
+    if texts.is_empty() {
+        texts = SHIPPED_PUZZLES
+            .iter()
+            .map(|(name, text)| (name.to_string(), text.to_string()))
+            .collect();
+    }
+    let mut all = Vec::new();
+    for (name, text) in texts {
+        let file = crate::puzzles::file::parse_file(&text)
+            .map_err(|e| GuiError::Puzzles(format!("{name}: {e}")))?;
+        all.extend(file.puzzles);
+    }
+    puzzles::PuzzleSets::new(all).map_err(GuiError::Puzzles)
+}
+
 /// `lielow gui`: returns the exit code.
 pub fn run(args: &GuiArgs) -> i32 {
     let result = engines(args).and_then(|engines| {
+        let puzzles = puzzle_sets(args)?;
         check_engines(&engines)?;
-        server::serve(engines, args.port, args.open)
+        server::serve(engines, puzzles, args.port, args.open)
     });
     match result {
         Ok(()) => 0,
@@ -179,6 +219,7 @@ mod tests {
             engine: engine.iter().map(|word| word.to_string()).collect(),
             port: 0,
             open: false,
+            puzzles: Vec::new(),
         }
     }
 

@@ -14,6 +14,7 @@ use super::api::{
     Refusal, ReviewRequest, Started, StopRequest, Stopped,
 };
 use super::engine::{Order, SearchOrder};
+use super::puzzles::PuzzleSets;
 use super::sessions::Sessions;
 use super::threats;
 use crate::analysis::review::{self, ReviewSettings};
@@ -47,6 +48,8 @@ pub struct Shared {
     pub sessions: Arc<Sessions>,
     /// One permit per review that may run.
     pub reviews: Arc<Semaphore>,
+    /// The puzzle mode's puzzles.
+    pub puzzles: Arc<PuzzleSets>,
 }
 
 /// `GET /api/engines`.
@@ -234,7 +237,7 @@ pub async fn stop(
 
 /// Raises its flag when dropped: a review's request that goes away (its client left, so the
 /// server dropped the handler) stops the review's search.
-struct StopOnDrop(Arc<AtomicBool>);
+pub struct StopOnDrop(pub Arc<AtomicBool>);
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {

@@ -26,6 +26,9 @@
 //! | `POST /api/go` `{session, engine, start, moves, limits, multipv, search}` | starts a search; its lines and `bestmove` arrive as events |
 //! | `POST /api/stop` `{session, engine}` | stops that engine's search |
 //! | `POST /api/review` `{start, moves, movetime}` | `lielow analyse` of the game, as its JSON |
+//! | `POST /api/puzzles` `{size}` | the puzzles of a board size, by rating (never their answers) |
+//! | `POST /api/puzzle/move` `{id, moves}` | judges the player's latest move by proof: right (and the engine's defence), wrong (and its refutation) or solved |
+//! | `POST /api/puzzle/solution` `{id}` | the answer and its line, for a player who gives up |
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,6 +45,7 @@ use tokio::sync::Semaphore;
 
 use super::api::Refusal;
 pub use super::api::MAX_BODY;
+use super::puzzles::{self, PuzzleSets};
 use super::routes::{self, Shared, MAX_REVIEWS};
 use super::sessions::Sessions;
 use super::{EngineConfig, GuiError};
@@ -55,9 +59,15 @@ const INDEX_HTML: &str = include_str!("static/index.html");
 const APP_JS: &str = include_str!("static/app.js");
 const CLOCK_JS: &str = include_str!("static/clock.js");
 const STYLE_CSS: &str = include_str!("static/style.css");
+const PUZZLES_JS: &str = include_str!("static/puzzles.js");
 
 /// Serves until the process ends (Ctrl-C ends the engines too).
-pub fn serve(engines: Vec<EngineConfig>, port: u16, open: bool) -> Result<(), GuiError> {
+pub fn serve(
+    engines: Vec<EngineConfig>,
+    puzzles: PuzzleSets,
+    port: u16,
+    open: bool,
+) -> Result<(), GuiError> {
     let listen_error = |reason: std::io::Error| GuiError::Listen {
         port,
         reason: Box::new(reason),
@@ -81,6 +91,7 @@ pub fn serve(engines: Vec<EngineConfig>, port: u16, open: bool) -> Result<(), Gu
     let shared = Arc::new(Shared {
         sessions: Arc::new(Sessions::new(engines)),
         reviews: Arc::new(Semaphore::new(MAX_REVIEWS)),
+        puzzles: Arc::new(puzzles),
     });
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener).map_err(listen_error)?;
@@ -122,6 +133,10 @@ fn router(shared: Arc<Shared>, port: u16) -> Router {
             get(|| async { static_file("text/javascript", CLOCK_JS) }),
         )
         .route(
+            "/puzzles.js",
+            get(|| async { static_file("text/javascript", PUZZLES_JS) }),
+        )
+        .route(
             "/style.css",
             get(|| async { static_file("text/css", STYLE_CSS) }),
         )
@@ -131,6 +146,9 @@ fn router(shared: Arc<Shared>, port: u16) -> Router {
         .route("/api/go", post(routes::go))
         .route("/api/stop", post(routes::stop))
         .route("/api/review", post(routes::review))
+        .route("/api/puzzles", post(puzzles::list))
+        .route("/api/puzzle/move", post(puzzles::judge_move))
+        .route("/api/puzzle/solution", post(puzzles::solution))
         .fallback(|| async {
             Refusal {
                 status: 404,

@@ -3,7 +3,9 @@
 //! and squares, waits for the engine's replies and its evaluation, opens the analysis and the
 //! review, switches to 9x9, loads an LFEN, checks the page's rough edges (`edges`: narrow
 //! windows, Load, the score after the game, clock, hint, threats), checks that a game survives
-//! its server killed and started again (`restart`), and saves a screenshot after each step. It also measures the time from the click to the engine's move (at 100 ms per
+//! its server killed and started again (`restart`), and saves a screenshot after each step. A
+//! second test plays the puzzle mode (`puzzles`): a puzzle solved, a wrong move refuted, the
+//! rating and streak kept over a reload. It also measures the time from the click to the engine's move (at 100 ms per
 //! move), that time again after the player has thought `LIELOW_GUI_THINK` seconds (default 10:
 //! longer than any idle limit a server might wrongly have), and once more while 1,000 idle
 //! connections are held open to the server, and the server's memory with one and with four open
@@ -23,12 +25,14 @@ mod gui_support;
 mod support;
 
 mod edges;
+mod puzzles;
 mod restart;
 
 use std::error::Error;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -117,32 +121,70 @@ impl Drop for Driver {
     }
 }
 
-#[test]
-#[ignore = "needs chromium and chromedriver: .ci/run installs them and runs it"]
-fn the_gui_plays_in_a_real_browser() {
+/// The browser tests run one at a time: each drives a Chromium of its own, and the timings one
+/// measures must not share the machine with the other.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Runs a browser test's steps on a runtime of its own, one test at a time.
+fn run_alone(name: &str, steps: impl std::future::Future<Output = Result<()>>) {
+    let _alone = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("a tokio runtime");
-    if let Err(error) = runtime.block_on(run()) {
-        panic!("gui_browser: {error}");
+    if let Err(error) = runtime.block_on(steps) {
+        panic!("{name}: {error}");
     }
 }
 
-async fn run() -> Result<()> {
+#[test]
+#[ignore = "needs chromium and chromedriver: .ci/run installs them and runs it"]
+fn the_gui_plays_in_a_real_browser() {
+    run_alone("gui_browser", run());
+}
+
+#[test]
+#[ignore = "needs chromium and chromedriver: .ci/run installs them and runs it"]
+fn puzzles_are_solved_in_a_real_browser() {
+    run_alone("gui_browser puzzles", async {
+        let out = screenshots()?;
+        let (_driver, browser) = open_browser().await?;
+        let result = puzzles::check(&browser, &out).await;
+        let _ = browser.client.close().await;
+        result
+    });
+}
+
+/// Where the screenshots go (made if need be).
+fn screenshots() -> Result<PathBuf> {
     let out = std::env::var_os("LIELOW_GUI_SCREENSHOTS").map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/gui-screenshots"),
         PathBuf::from,
     );
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(out)
+}
+
+async fn run() -> Result<()> {
+    let out = screenshots()?;
     let think = std::env::var("LIELOW_GUI_THINK")
         .map_or(Ok(10), |text| text.parse::<u64>())
         .map_err(|e| format!("LIELOW_GUI_THINK must be whole seconds: {e}"))?;
     let gui = Gui::start(&[]);
     let address = format!("http://127.0.0.1:{}/", gui.port);
     println!("server at {address}");
+    let (_driver, browser) = open_browser().await?;
+    let result = steps(&browser, &gui, &address, &out, Duration::from_secs(think)).await;
+    let _ = browser.client.close().await;
+    result
+}
+
+/// chromedriver and a headless Chromium driven through it.
+async fn open_browser() -> Result<(Driver, Browser)> {
     let driver_port = 9515 + (std::process::id() % 400) as u16;
-    let _driver = Driver(
+    let driver = Driver(
         Command::new("chromedriver")
             .arg(format!("--port={driver_port}"))
             .stdout(Stdio::null())
@@ -156,12 +198,12 @@ async fn run() -> Result<()> {
     let Value::Object(capabilities) = capabilities else {
         unreachable!("an object");
     };
-    let driver = format!("http://127.0.0.1:{driver_port}");
+    let address = format!("http://127.0.0.1:{driver_port}");
     let started = Instant::now();
     let client = loop {
         match ClientBuilder::new(HttpConnector::new())
             .capabilities(capabilities.clone())
-            .connect(&driver)
+            .connect(&address)
             .await
         {
             Ok(client) => break client,
@@ -171,10 +213,7 @@ async fn run() -> Result<()> {
             Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
         }
     };
-    let browser = Browser { client };
-    let result = steps(&browser, &gui, &address, &out, Duration::from_secs(think)).await;
-    let _ = browser.client.close().await;
-    result
+    Ok((driver, Browser { client }))
 }
 
 /// Plays the page's first legal move that is not a bear-off (by clicking the stack, then the

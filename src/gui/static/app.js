@@ -34,6 +34,8 @@ let hintKey = null;      // the position of the hint search under way
 const HINT_MS = 300;     // a hint's search: short, and never the game's own limits
 
 function save() { localStorage.setItem("lielow-game", JSON.stringify(game)); }
+// While the puzzle mode (puzzles.js) is shown, the game waits: not drawn, no engine moves, no clock.
+function puzzleMode() { return document.body.classList.contains("puzzling"); }
 function status(text) { $("status").textContent = text; }
 // An error for the player; none while the server is gone (the disconnection banner says why).
 function fail(text) {
@@ -85,6 +87,7 @@ function gameOver() {
 }
 
 async function render() {
+  if (puzzleMode()) return;
   const best = game.bestArrow && game.bestArrow.ply === game.cursor ? [game.bestArrow.move] : [];
   if (hint && hint.key === keyOf(game.cursor) && !best.includes(hint.move)) best.push(hint.move);
   try {
@@ -175,7 +178,7 @@ function limits() {
 
 // Whatever should happen now: the engine's move, or analysis of the shown position.
 async function next() {
-  if (!view || lost) return;
+  if (!view || lost || puzzleMode()) return;
   await sessionReady;
   if ($("analyse").checked) return analyse();
   if (gameOver() || !atLatest()) return;
@@ -403,7 +406,7 @@ function drawThreats() {
 // The clock runs for the side to move while the game's latest position is in play.
 function syncClock() {
   if (!clockGame()) { Clock.stop(); Clock.show(null); return; }
-  const runs = view && !lost && atLatest() && !view.winner && !$("analyse").checked;
+  const runs = view && !lost && !puzzleMode() && atLatest() && !view.winner && !$("analyse").checked;
   Clock.run(game.clock, runs ? view.side : null, timeUp);
 }
 
@@ -600,7 +603,7 @@ $("level").innerHTML = [`<option value="20">Full strength</option>`]
 $("level").onchange = () => { game.level = +$("level").value; save(); };
 $("limit-value").onchange = () => { game.value = +$("limit-value").value; save(); };
 document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
+  if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT" || puzzleMode()) return;
   if (e.key === "ArrowLeft") goTo(game.cursor - 1);
   else if (e.key === "ArrowRight") goTo(game.cursor + 1);
   else if (e.key === "Home") goTo(0);
