@@ -9,6 +9,8 @@
 //! the reason. Nothing is half-read silently: what a reader skips (a PGN variation, a record
 //! line cut short by a killed writer) is said in a warning.
 
+pub mod apgame;
+
 use std::fmt;
 
 use lielow_rules::board::{BoardSize, Side};
@@ -121,6 +123,8 @@ pub enum GamesError {
         /// What is wrong.
         error: RecordError,
     },
+    /// Abstract Play records that cannot be read (the error names the game, and the ply).
+    AbstractPlay(apgame::ApError),
     /// The file holds no game.
     Empty(Format),
     /// The format is recognised but not read yet.
@@ -131,6 +135,7 @@ impl fmt::Display for GamesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GamesError::Record { line, error } => write!(f, "line {line}: {error}"),
+            GamesError::AbstractPlay(error) => error.fmt(f),
             GamesError::Empty(format) => write!(f, "no game in it (read as {})", format.name()),
             GamesError::Unsupported(format) => {
                 write!(f, "{} cannot be read yet", format.name())
@@ -148,7 +153,8 @@ pub fn read_games(text: &str, size: BoardSize) -> Result<ReadGames, GamesError> 
     let format = Format::sniff(text);
     let read = match format {
         Format::Records => read_records(text)?,
-        Format::Pgn | Format::AbstractPlay => return Err(GamesError::Unsupported(format)),
+        Format::AbstractPlay => apgame::read(text).map_err(GamesError::AbstractPlay)?,
+        Format::Pgn => return Err(GamesError::Unsupported(format)),
     };
     if read.games.is_empty() {
         return Err(GamesError::Empty(format));

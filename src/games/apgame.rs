@@ -1,0 +1,619 @@
+//! Abstract Play's game records: the `APGameRecord` JSON of its public records-and-rankings
+//! schema (`src/schemas/gamerecord.json` of github.com/AbstractPlay/recranks, kept beside the
+//! tests in `tests/fixtures/apgame/`), which Abstract Play writes for every finished game and
+//! which its Lielow implementation fills with our notation (`b2-e5`, `d4xd6`, `a2-off`; the
+//! variant `size-9` is the 9x9 board).
+//!
+//! Read: one record, or a JSON array of them. The header's `game` must be Lielow, its
+//! `players` the two seats in order (the first is Blue); `moves` is a list of rounds, each a
+//! list of one entry per seat (`null`, the move's text, or `{"move": ..., "sequence": ...}`),
+//! flattened in seat order (or in `sequence` order where a round gives it) and replayed by the
+//! rules: a move in the wrong seat, an illegal move, or a result that the rules contradict
+//! refuses the file with the game, the ply and the reason. A last entry `resign`, `timeout`,
+//! `draw` or `abandoned` is how Abstract Play ends a game the rules did not end; the header's
+//! results (higher wins) say who won. The moves' own `result` notes restate the moves and are
+//! not kept.
+//!
+//! What the rules cannot say is kept in [`LoadedGame::tags`], so that a game written back loses
+//! nothing: every header field but `game`, `players` and `startingPosition` (a string as it is,
+//! anything else as compact JSON), each player's fields but the name as `blue.FIELD` or
+//! `red.FIELD`, and for a game that ended by such a last entry the word as `ending` (with the
+//! players' results, as `blue.result` and `red.result`, unless `timeout` made it a
+//! [`Reason::TimeForfeit`] by the side to move).
+//!
+//! Written ([`write`]): one record per game, a JSON array, with every field the schema
+//! requires: `site` (`{"name": "lielow"}` unless a tag gives it), the three dates (the time of
+//! writing unless tags give them), the players (`Blue` and `Red` when unnamed) and their
+//! results (1 for the winner, 0 for the loser, 0 and 0 for a game without a winner). Fields of
+//! our own, which the schema allows: `lielow-opening` (the opening's plies), and
+//! `lielow-termination` for a forfeit (`time-forfeit`, `crash`, ...: the rules did not end the
+//! game); a start other than the board's usual one is the LFEN in `startingPosition`, the
+//! schema's field for a game's own start.
+
+use std::fmt;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Map, Value};
+
+use lielow_rules::board::{BoardSize, Side};
+use lielow_rules::moves::Move;
+use lielow_rules::position::Position;
+use lielow_rules::quote::shown;
+
+use super::{LoadedGame, ReadGames};
+use crate::reason::Reason;
+
+/// The game's name in the header.
+const GAME: &str = "Lielow";
+/// The variant of the 9x9 board.
+const NINE: &str = "size-9";
+/// The site of records written here without one.
+const SITE: &str = "lielow";
+/// Our header field for the opening's plies.
+const OPENING: &str = "lielow-opening";
+/// Our header field for a forfeit's reason.
+const TERMINATION: &str = "lielow-termination";
+/// The tag of a game's last entry that the rules do not know.
+const ENDING: &str = "ending";
+/// Abstract Play's last entries for a game the rules did not end.
+const ENDINGS: [&str; 4] = ["resign", "timeout", "draw", "abandoned"];
+/// Header fields whose type the schema gives as a string.
+const STRING_FIELDS: [&str; 5] = ["event", "round", "date-start", "date-end", "date-generated"];
+/// The most games and moves a file may hold (far above any real one).
+const MAX_GAMES: usize = 1_000_000;
+
+/// Why a text is not Abstract Play records of Lielow games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApError {
+    /// The text is not JSON (the JSON reader's message, with its line and column).
+    Json(String),
+    /// The JSON is neither a record nor an array of them (what it is).
+    NotRecords(&'static str),
+    /// A record's field is missing, of the wrong type, or says what we cannot read.
+    Record {
+        /// The game's number in the file, from 1.
+        game: usize,
+        /// What is wrong, naming the field.
+        why: String,
+    },
+    /// A move cannot be played where it stands.
+    Move {
+        /// The game's number in the file, from 1.
+        game: usize,
+        /// The ply, from 1.
+        ply: usize,
+        /// The move's text.
+        text: String,
+        /// Why.
+        why: String,
+    },
+}
+
+impl fmt::Display for ApError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApError::Json(error) => write!(f, "not JSON ({error})"),
+            ApError::NotRecords(what) => {
+                write!(f, "{what}, not an Abstract Play record or an array of them")
+            }
+            ApError::Record { game, why } => write!(f, "game {game}: {why}"),
+            ApError::Move {
+                game,
+                ply,
+                text,
+                why,
+            } => write!(f, "game {game}, ply {ply} '{}': {why}", shown(text)),
+        }
+    }
+}
+
+impl std::error::Error for ApError {}
+
+/// The games of a text holding one record or an array of them.
+pub fn read(text: &str) -> Result<ReadGames, ApError> {
+    let text = text.trim_start_matches('\u{feff}');
+    let value: Value =
+        serde_json::from_str(text).map_err(|error| ApError::Json(error.to_string()))?;
+    let records = match value {
+        Value::Array(records) => records,
+        record @ Value::Object(_) => vec![record],
+        other => return Err(ApError::NotRecords(kind(&other))),
+    };
+    if records.len() > MAX_GAMES {
+        return Err(ApError::NotRecords("an array of more than a million games"));
+    }
+    let mut read = ReadGames::default();
+    for (index, record) in records.iter().enumerate() {
+        read.games.push(read_record(index + 1, record)?);
+    }
+    Ok(read)
+}
+
+/// What a JSON value is, in messages.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A record's field `key` of `object` (named `path` in messages).
+fn field<'a>(object: &'a Map<String, Value>, path: &str, key: &str) -> Result<&'a Value, String> {
+    object
+        .get(key)
+        .ok_or_else(|| format!("the required field '{path}{key}' is missing"))
+}
+
+/// `value` as an object, or why not.
+fn object<'a>(value: &'a Value, path: &str) -> Result<&'a Map<String, Value>, String> {
+    value
+        .as_object()
+        .ok_or_else(|| format!("'{path}' is {}, not an object", kind(value)))
+}
+
+/// `value` as a string, or why not.
+fn string<'a>(value: &'a Value, path: &str) -> Result<&'a str, String> {
+    value
+        .as_str()
+        .ok_or_else(|| format!("'{path}' is {}, not a string", kind(value)))
+}
+
+/// A tag's value: a string as it is, anything else as compact JSON.
+fn tag_value(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The header's fields, read: the board, the start, the players and their results, the tags.
+struct Header {
+    start: Position,
+    names: [String; 2],
+    results: [i64; 2],
+    opening: Option<usize>,
+    termination: Option<Reason>,
+    tags: Vec<(String, String)>,
+}
+
+/// One record as a game (`game` its number in the file).
+fn read_record(game: usize, record: &Value) -> Result<LoadedGame, ApError> {
+    let bad = |why: String| ApError::Record { game, why };
+    let record = object(record, "record").map_err(bad)?;
+    let header = read_header(record).map_err(bad)?;
+    let rounds = field(record, "", "moves").map_err(bad)?;
+    let entries = flatten(rounds).map_err(bad)?;
+    let mut position = header.start;
+    let mut moves = Vec::with_capacity(entries.len());
+    let mut ending = None;
+    for (index, (seat, text)) in entries.iter().enumerate() {
+        let ply = index + 1;
+        let bad_move = |why: String| ApError::Move {
+            game,
+            ply,
+            text: text.clone(),
+            why,
+        };
+        if ENDINGS.contains(&text.as_str()) {
+            if ply != entries.len() {
+                return Err(bad_move("a game's end, but moves follow it".into()));
+            }
+            ending = Some(text.clone());
+            break;
+        }
+        if *seat != position.side_to_move().index() {
+            let why = format!(
+                "in {}'s column, but {} is to move",
+                SIDES[*seat],
+                position.side_to_move()
+            );
+            return Err(bad_move(why));
+        }
+        let mv = position
+            .parse_move(text)
+            .map_err(|error| bad_move(error.to_string()))?;
+        position.play_in_place(mv);
+        moves.push(mv);
+    }
+    let Header {
+        start,
+        names: [blue, red],
+        results,
+        opening,
+        termination,
+        mut tags,
+    } = header;
+    if opening.is_some_and(|plies| plies > moves.len()) {
+        return Err(bad(format!(
+            "'{OPENING}' is more than the game's {} moves",
+            moves.len()
+        )));
+    }
+    let result = result_of(&position, results, ending.as_deref(), termination).map_err(bad)?;
+    if let Some(word) = ending.filter(|_| result.is_none()) {
+        tags.push((ENDING.to_owned(), word));
+        tags.push(("blue.result".to_owned(), results[0].to_string()));
+        tags.push(("red.result".to_owned(), results[1].to_string()));
+    }
+    Ok(LoadedGame {
+        start,
+        moves,
+        opening,
+        result,
+        blue: Some(blue),
+        red: Some(red),
+        tags,
+    })
+}
+
+/// The seats' sides, in messages.
+const SIDES: [&str; 2] = ["Blue", "Red"];
+
+/// The header of `record`, read.
+fn read_header(record: &Map<String, Value>) -> Result<Header, String> {
+    let header = object(field(record, "", "header")?, "header")?;
+    for key in ["site", "date-start", "date-end", "date-generated"] {
+        field(header, "header.", key)?;
+    }
+    let size = board_of(object(field(header, "header.", "game")?, "header.game")?)?;
+    let start = match header.get("startingPosition") {
+        None => Position::start(size),
+        Some(value) => {
+            let lfen = string(value, "header.startingPosition")?;
+            let start = Position::from_lfen(lfen)
+                .map_err(|error| format!("'header.startingPosition' is no LFEN: {error}"))?;
+            if start.size() != size {
+                return Err(format!("'header.startingPosition' is not a {size} board"));
+            }
+            start
+        }
+    };
+    let mut tags = Vec::new();
+    let (names, results) = players(field(header, "header.", "players")?, &mut tags)?;
+    let opening = match header.get(OPENING) {
+        None => None,
+        Some(value) => Some(
+            value
+                .as_u64()
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(|| format!("'header.{OPENING}' is not a number of plies"))?,
+        ),
+    };
+    let termination = match header.get(TERMINATION) {
+        None => None,
+        Some(value) => Some(
+            string(value, &format!("header.{TERMINATION}"))?
+                .parse::<Reason>()
+                .map_err(|error| format!("'header.{TERMINATION}': {error}"))?,
+        ),
+    };
+    let ours = ["game", "players", "startingPosition", OPENING, TERMINATION];
+    for (key, value) in header
+        .iter()
+        .filter(|(key, _)| !ours.contains(&key.as_str()))
+    {
+        tags.push((key.clone(), tag_value(value)));
+    }
+    Ok(Header {
+        start,
+        names,
+        results,
+        opening,
+        termination,
+        tags,
+    })
+}
+
+/// The board of the header's `game`: Lielow, on 8x8 or (variant `size-9`) 9x9.
+fn board_of(game: &Map<String, Value>) -> Result<BoardSize, String> {
+    let name = string(field(game, "header.game.", "name")?, "header.game.name")?;
+    if !name.eq_ignore_ascii_case(GAME) {
+        return Err(format!("a record of '{}', not of Lielow", shown(name)));
+    }
+    let mut size = BoardSize::Eight;
+    if let Some(variants) = game.get("variants") {
+        let Some(variants) = variants.as_array() else {
+            return Err(format!(
+                "'header.game.variants' is {}, not an array",
+                kind(variants)
+            ));
+        };
+        for variant in variants {
+            match variant.as_str() {
+                Some(NINE) => size = BoardSize::Nine,
+                _ => {
+                    return Err(format!(
+                        "the variant {} is none that lielow plays (only \"{NINE}\")",
+                        shown(&variant.to_string())
+                    ))
+                }
+            }
+        }
+    }
+    Ok(size)
+}
+
+/// The two players' names and results; their other fields become tags.
+fn players(
+    players: &Value,
+    tags: &mut Vec<(String, String)>,
+) -> Result<([String; 2], [i64; 2]), String> {
+    let list = players
+        .as_array()
+        .ok_or_else(|| format!("'header.players' is {}, not an array", kind(players)))?;
+    if list.len() != 2 {
+        return Err(format!(
+            "'header.players' lists {} players; Lielow has two",
+            list.len()
+        ));
+    }
+    let mut names = [String::new(), String::new()];
+    let mut results = [0; 2];
+    for (seat, player) in list.iter().enumerate() {
+        let path = format!("header.players[{seat}]");
+        let player = object(player, &path)?;
+        let dotted = format!("{path}.");
+        names[seat] = string(field(player, &dotted, "name")?, &format!("{path}.name"))?.to_owned();
+        results[seat] = field(player, &dotted, "result")?
+            .as_i64()
+            .ok_or_else(|| format!("'{path}.result' is not an integer"))?;
+        let prefix = SIDES[seat].to_ascii_lowercase();
+        for (key, value) in player
+            .iter()
+            .filter(|(key, _)| !["name", "result"].contains(&key.as_str()))
+        {
+            tags.push((format!("{prefix}.{key}"), tag_value(value)));
+        }
+    }
+    Ok((names, results))
+}
+
+/// The moves' entries in the order played: (seat, text).
+fn flatten(rounds: &Value) -> Result<Vec<(usize, String)>, String> {
+    let rounds = rounds
+        .as_array()
+        .ok_or_else(|| format!("'moves' is {}, not an array", kind(rounds)))?;
+    let mut entries = Vec::new();
+    for (r, round) in rounds.iter().enumerate() {
+        let seats = round.as_array().ok_or_else(|| {
+            format!(
+                "'moves[{r}]' is {}, not an array of the round's moves",
+                kind(round)
+            )
+        })?;
+        if seats.len() > 2 {
+            return Err(format!(
+                "'moves[{r}]' has {} entries; Lielow has two seats",
+                seats.len()
+            ));
+        }
+        let mut played = Vec::new();
+        for (seat, entry) in seats.iter().enumerate() {
+            let path = format!("moves[{r}][{seat}]");
+            let (text, sequence) = match entry {
+                Value::Null => continue,
+                Value::String(text) => (text.clone(), None),
+                Value::Object(object) => {
+                    let text = string(
+                        field(object, &format!("{path}."), "move")?,
+                        &format!("{path}.move"),
+                    )?;
+                    (
+                        text.to_owned(),
+                        object.get("sequence").and_then(Value::as_i64),
+                    )
+                }
+                other => return Err(format!("'{path}' is {}, not a move", kind(other))),
+            };
+            played.push((sequence, seat, text.trim().to_owned()));
+        }
+        // A round's `sequence` numbers order it when each of its entries has one.
+        if played.iter().all(|(sequence, _, _)| sequence.is_some()) {
+            played.sort_by_key(|&(sequence, seat, _)| (sequence, seat));
+        }
+        entries.extend(played.into_iter().map(|(_, seat, text)| (seat, text)));
+    }
+    Ok(entries)
+}
+
+/// The game's result: what the rules say after the moves, checked against the header's results
+/// (higher wins), or the forfeit that `lielow-termination` or a `timeout` gives; `None` for a
+/// game without a winner or one a `resign` (or `draw`, `abandoned`) ended.
+fn result_of(
+    position: &Position,
+    results: [i64; 2],
+    ending: Option<&str>,
+    termination: Option<Reason>,
+) -> Result<Option<(Side, Reason)>, String> {
+    let header = match results[0].cmp(&results[1]) {
+        std::cmp::Ordering::Greater => Some(Side::Blue),
+        std::cmp::Ordering::Less => Some(Side::Red),
+        std::cmp::Ordering::Equal => None,
+    };
+    let says =
+        |winner: Option<Side>| winner.map_or("nobody won".to_owned(), |w| format!("{w} won"));
+    if let Some(outcome) = position.outcome() {
+        let reason = Reason::from(outcome.end);
+        if header != Some(outcome.winner) || termination.is_some_and(|t| t != reason) {
+            return Err(format!(
+                "the header says {}, but the rules end the game: {} won ({reason})",
+                says(header),
+                outcome.winner
+            ));
+        }
+        return Ok(Some((outcome.winner, reason)));
+    }
+    let loser = position.side_to_move();
+    let forfeit = match (termination, ending) {
+        (Some(reason), _) => Some(reason),
+        (None, Some("timeout")) if header == Some(loser.opponent()) => Some(Reason::TimeForfeit),
+        _ => None,
+    };
+    match (header, forfeit, ending) {
+        (_, Some(reason), _) if !reason.is_forfeit() => Err(format!(
+            "'{TERMINATION}' says {reason}, but the game is not over after its moves"
+        )),
+        (Some(winner), Some(reason), _) if winner == loser.opponent() => Ok(Some((winner, reason))),
+        (_, Some(reason), _) => Err(format!(
+            "a forfeit ({reason}) is {loser}'s, the side to move, but the header says {}",
+            says(header)
+        )),
+        (_, None, Some(_)) | (None, None, None) => Ok(None),
+        (Some(winner), None, None) => Err(format!(
+            "the header says {winner} won, but the game is not over after its moves and no \
+             resignation or timeout ends it"
+        )),
+    }
+}
+
+/// The records of `games`, as a JSON array (one record a line group, indented), `now` the time
+/// given to the dates that no tag gives.
+pub fn write(games: &[LoadedGame], now: SystemTime) -> String {
+    let records: Vec<Value> = games.iter().map(|game| record(game, now)).collect();
+    let mut text = serde_json::to_string_pretty(&Value::Array(records))
+        .expect("a JSON value always serialises");
+    text.push('\n');
+    text
+}
+
+/// One game's record.
+pub fn record(game: &LoadedGame, now: SystemTime) -> Value {
+    let size = game.start.size();
+    let mut header = Map::new();
+    let variants: Vec<Value> = match size {
+        BoardSize::Nine => vec![Value::from(NINE)],
+        BoardSize::Eight => Vec::new(),
+    };
+    header.insert(
+        "game".into(),
+        serde_json::json!({"name": GAME, "variants": variants}),
+    );
+    header.insert("site".into(), serde_json::json!({ "name": SITE }));
+    let date = Value::from(iso_date(now));
+    for key in ["date-start", "date-end", "date-generated"] {
+        header.insert(key.into(), date.clone());
+    }
+    let mut players = [Map::new(), Map::new()];
+    let names = [game.blue.as_deref(), game.red.as_deref()];
+    let results = match game.result {
+        Some((Side::Blue, _)) => [1, 0],
+        Some((Side::Red, _)) => [0, 1],
+        None => [0, 0],
+    };
+    for seat in 0..2 {
+        players[seat].insert(
+            "name".into(),
+            Value::from(names[seat].unwrap_or(SIDES[seat])),
+        );
+        players[seat].insert("result".into(), Value::from(results[seat]));
+    }
+    let mut ending = None;
+    for (key, value) in &game.tags {
+        let seat = ["blue.", "red."]
+            .iter()
+            .position(|prefix| key.starts_with(prefix));
+        match seat {
+            Some(seat) => {
+                let name = &key[key.find('.').map_or(0, |dot| dot + 1)..];
+                if name == "result" && game.result.is_some() || name == "name" {
+                    continue;
+                }
+                players[seat].insert(name.to_owned(), tag_json(name, value));
+            }
+            None if key == ENDING => ending = Some(value.clone()),
+            None if ["game", "players", "startingPosition", OPENING, TERMINATION]
+                .contains(&key.as_str()) => {}
+            None => {
+                header.insert(key.clone(), tag_json(key, value));
+            }
+        }
+    }
+    if players[0] == players[1] {
+        // The schema wants the players unique: two "human"s without a winner are told apart.
+        for (seat, player) in players.iter_mut().enumerate() {
+            let name = format!("{} ({})", names[seat].unwrap_or(SIDES[seat]), SIDES[seat]);
+            player.insert("name".into(), Value::from(name));
+        }
+    }
+    if !header
+        .get("site")
+        .is_some_and(|site| site.get("name").is_some_and(Value::is_string))
+    {
+        header.insert("site".into(), serde_json::json!({ "name": SITE }));
+    }
+    header.insert(
+        "players".into(),
+        Value::Array(players.into_iter().map(Value::Object).collect()),
+    );
+    if game.start != Position::start(size) {
+        header.insert("startingPosition".into(), Value::from(game.start.to_lfen()));
+    }
+    if let Some(plies) = game.opening {
+        header.insert(OPENING.into(), Value::from(plies));
+    }
+    if let Some((_, reason)) = game.result.filter(|(_, reason)| reason.is_forfeit()) {
+        header.insert(TERMINATION.into(), Value::from(reason.as_str()));
+    }
+    let moves = rounds(game, ending.filter(|_| game.result.is_none()));
+    serde_json::json!({ "header": Value::Object(header), "moves": moves })
+}
+
+/// A tag's value in a record: a string where the schema wants one, otherwise the JSON it
+/// holds when it is JSON other than a string, else the string.
+fn tag_json(key: &str, value: &str) -> Value {
+    if STRING_FIELDS.contains(&key) || key == "name" || key == "userid" {
+        return Value::from(value);
+    }
+    match serde_json::from_str::<Value>(value) {
+        Ok(Value::String(_)) | Err(_) => Value::from(value),
+        Ok(json) => json,
+    }
+}
+
+/// The moves as rounds of two seats, Blue's then Red's (a game whose start has Red to move
+/// begins with an empty Blue seat), `ending` after the last move in the next seat.
+fn rounds(game: &LoadedGame, ending: Option<String>) -> Value {
+    let mut seats: Vec<Value> = Vec::new();
+    if game.start.side_to_move() == Side::Red {
+        seats.push(Value::Null);
+    }
+    seats.extend(
+        game.moves
+            .iter()
+            .map(|mv: &Move| Value::from(mv.to_string())),
+    );
+    seats.extend(ending.map(Value::from));
+    let rounds: Vec<Value> = seats
+        .chunks(2)
+        .map(|round| Value::Array(round.to_vec()))
+        .collect();
+    Value::Array(rounds)
+}
+
+/// `time` as the schema's date-time (RFC 3339, UTC, milliseconds: `2026-12-07T14:30:00.000Z`).
+pub fn iso_date(time: SystemTime) -> String {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let seconds = since.as_secs();
+    let (days, rest) = (seconds / 86_400, seconds % 86_400);
+    // Days to a civil date (the proleptic Gregorian calendar), as in H. Hinnant's algorithms.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60,
+        since.subsec_millis()
+    )
+}
