@@ -55,6 +55,8 @@ pub enum MatchError {
     Merge(MergeError),
     /// The records file already holds games and `--resume` was not given.
     RecordsExist(PathBuf),
+    /// The `--apgame` file exists and `--resume` was not given.
+    ApgameExists(PathBuf),
     /// `--resume` of a records file with no settings line.
     RecordsUnknown(PathBuf),
     /// `--resume` of a records file of another match.
@@ -109,6 +111,12 @@ impl fmt::Display for MatchError {
                 f,
                 "--records {}: the file already holds games; add --resume to continue that match, \
                  or give another file",
+                path.display()
+            ),
+            MatchError::ApgameExists(path) => write!(
+                f,
+                "--apgame {}: the file already exists; add --resume (with the --records file of \
+                 that match) to continue it, or give another file",
                 path.display()
             ),
             MatchError::RecordsUnknown(path) => write!(

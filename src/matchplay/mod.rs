@@ -12,6 +12,7 @@
 //!   progress line and table; [`summary`]: the same as JSON; [`merge`]: the summaries of a
 //!   match's shards added up; [`outputs`]: the records and summary files written as games end;
 //!   [`resume`]: the records file kept game by game and read back by `--resume`;
+//!   [`apgame_file`]: the games as Abstract Play records (`--apgame`);
 //! - [`crowded`]: capture-heavy middle games, the quiescence search's stress test.
 //!
 //! What other tools share with it lives below it: players and engine specs
@@ -19,6 +20,7 @@
 //! ([`crate::records`]), openings ([`crate::openings`]), shards ([`crate::shard`]) and game-end
 //! reasons ([`crate::reason`]).
 
+pub mod apgame_file;
 pub mod command;
 pub mod command_error;
 pub mod crowded;

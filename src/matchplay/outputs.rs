@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use super::apgame_file::ApgameFile;
 use super::report::Tally;
 use super::resume::RecordsFile;
 use super::runner::GameResult;
@@ -30,6 +31,8 @@ pub struct MatchOutputs {
     /// Every finished pair so far.
     pub tally: Tally,
     records: Option<RecordsFile>,
+    /// The `--apgame` file, rewritten after each game.
+    pub apgame: Option<ApgameFile>,
     json: Option<PathBuf>,
     /// The first failed records write (the match goes on; the error ends it).
     error: Option<FileError>,
@@ -52,6 +55,7 @@ impl MatchOutputs {
         Arc::new(Mutex::new(MatchOutputs {
             tally,
             records,
+            apgame: None,
             json,
             error: None,
             finished: false,
@@ -63,15 +67,21 @@ impl MatchOutputs {
         INTERRUPTED.load(Ordering::SeqCst)
     }
 
-    /// Appends the game's record line (after a failed write, records are no longer written:
-    /// the file keeps whole lines only, and the error ends the match).
+    /// Appends the game's record line and writes the `--apgame` file again (after a failed
+    /// write, that file is no longer written: the records file keeps whole lines only, and the
+    /// error ends the match).
     pub fn record(&mut self, game: &GameResult) {
-        let Some(file) = self.records.as_mut() else {
-            return;
-        };
-        if let Err(error) = file.append(&game.record.to_string()) {
-            self.records = None;
-            self.error.get_or_insert(error);
+        if let Some(file) = self.records.as_mut() {
+            if let Err(error) = file.append(&game.record.to_string()) {
+                self.records = None;
+                self.error.get_or_insert(error);
+            }
+        }
+        if let Some(file) = self.apgame.as_mut() {
+            if let Err(error) = file.add(game) {
+                self.apgame = None;
+                self.error.get_or_insert(error);
+            }
         }
     }
 
