@@ -26,6 +26,8 @@
 //! | `POST /api/go` `{session, engine, start, moves, limits, multipv, search}` | starts a search; its lines and `bestmove` arrive as events |
 //! | `POST /api/stop` `{session, engine}` | stops that engine's search |
 //! | `POST /api/review` `{start, moves, movetime}` | `lielow analyse` of the game, as its JSON |
+//! | `POST /api/load` `{text, size}` | the games of a file in any format (`games`), or of a position |
+//! | `POST /api/save` `{format, game}` | the game as a file: a record line, PGN or an Abstract Play record |
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,6 +44,7 @@ use tokio::sync::Semaphore;
 
 use super::api::Refusal;
 pub use super::api::MAX_BODY;
+use super::games;
 use super::routes::{self, Shared, MAX_REVIEWS};
 use super::sessions::Sessions;
 use super::{EngineConfig, GuiError};
@@ -131,6 +134,8 @@ fn router(shared: Arc<Shared>, port: u16) -> Router {
         .route("/api/go", post(routes::go))
         .route("/api/stop", post(routes::stop))
         .route("/api/review", post(routes::review))
+        .route("/api/load", post(games::load))
+        .route("/api/save", post(games::save))
         .fallback(|| async {
             Refusal {
                 status: 404,
