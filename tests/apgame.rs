@@ -1,7 +1,9 @@
 //! Abstract Play game records: the fixtures read (players, results, tags), every record lielow
 //! writes checked against the schema Abstract Play publishes (kept in tests/fixtures/apgame/),
 //! written games read back the same, and every malformed case refused with a one-line reason
-//! naming the game (and the ply).
+//! naming the game (and the ply); `lielow analyse` reviews an Abstract Play file.
+
+mod support;
 
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -12,6 +14,7 @@ use lielow::games::{read_games, Format, GamesError, LoadedGame};
 use lielow::reason::Reason;
 use lielow_rules::board::{BoardSize, Side};
 use lielow_rules::position::Position;
+use support::{lielow, scratch, stderr};
 
 fn fixture(name: &str) -> String {
     let path = format!(
@@ -442,4 +445,27 @@ fn malformed_records_are_refused_naming_the_game_and_the_ply() {
             "{message}\nexpected: {expected}"
         );
     }
+}
+
+#[test]
+fn analyse_reviews_an_abstract_play_file_and_refuses_a_malformed_one() {
+    let dir = scratch("analyse-apgame");
+    let file = dir.join("games.json");
+    std::fs::write(&file, fixture("lielow-9x9.json")).unwrap();
+    let path = file.display().to_string();
+    let out = lielow(&["analyse", &path, "--game", "3", "--nodes", "500"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.starts_with("Game 3: carol (Blue) vs AiAi (Red), Blue won by time-forfeit"),
+        "{table}"
+    );
+    let broken = fixture("lielow-9x9.json").replacen("\"b4xb6\"", "\"b4xb7\"", 1);
+    std::fs::write(&file, broken).unwrap();
+    let out = lielow(&["analyse", &path, "--nodes", "500"]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(message.contains("game 1, ply 5 'b4xb7'"), "{message}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -444,10 +444,11 @@ fn load_reads_every_format_and_save_writes_what_load_reads_back() {
         .as_array()
         .unwrap()
         .contains(&json!(["ending", "resign"])));
-    // Saved as an Abstract Play record and as a record line, each loads back the same game.
+    // Saved as an Abstract Play record, a record line and PGN, each loads back the same game.
     for (format, wanted) in [
         ("apgame", "Abstract Play records"),
         ("record", "lielow records"),
+        ("pgn", "PGN"),
     ] {
         let (status, saved) = gui.post("/api/save", json!({ "format": format, "game": games[0] }));
         assert_eq!(status, 200, "{saved}");

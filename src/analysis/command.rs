@@ -13,7 +13,7 @@ use super::html::{self, PageGame};
 use super::review::{self, Game, GameReview, ReviewBudget, ReviewSettings};
 use super::review_report;
 use super::solve::{self, Budget, SolveError, Verdict};
-use crate::records::GameRecord;
+use crate::games::{self, GamesError, LoadedGame};
 use lielow_engine::limits::Limits;
 use lielow_engine::search::{Searcher, MAX_THREADS};
 
@@ -331,14 +331,16 @@ fn prove_by_alphabeta(
 /// Flags of `lielow analyse`.
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
-    /// A records file written by `lielow match --records` (every game, or the one --game K
-    /// names).
+    /// A file of games (every game, or the one --game K names): the records of `lielow match
+    /// --records`, PGN (`lielow match --pgn`, cutegames) or Abstract Play game records (JSON),
+    /// told from the text.
     records: Option<PathBuf>,
-    /// With a records file: the game to review, from 1. Without: the game itself, as
+    /// With a file: the game to review, from 1. Without: the game itself, as
     /// "startpos moves m1 m2 ..." or "<LFEN> moves m1 m2 ...".
     #[arg(long, value_name = "K | GAME")]
     game: Option<String>,
-    /// Board size of `startpos` in --game.
+    /// Board size of `startpos` in --game and in a PGN file (cutegames writes `[FEN
+    /// "startpos"]` on both sizes; moves that are not legal on it tell the other size).
     #[arg(long, default_value_t = BoardSize::Eight)]
     size: BoardSize,
     /// The budget per position, as node counts (the same review on every run and machine):
@@ -394,12 +396,12 @@ fn parse_game(text: &str, size: BoardSize) -> Result<GameToReview, AnalysisError
     })
 }
 
+/// The games of the file (every one, or the one `--game K` names) or the game of `--game`.
 fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, AnalysisError> {
     let Some(path) = &args.records else {
         let text = args.game.as_deref().ok_or(AnalysisError::NoGame)?;
         return Ok(vec![parse_game(text, args.size)?]);
     };
-    let text = files::read_text(path, files::limits::RECORDS)?;
     let wanted = match &args.game {
         Some(k) => Some(
             k.trim()
@@ -410,64 +412,54 @@ fn games_to_review(args: &AnalyseArgs) -> Result<Vec<GameToReview>, AnalysisErro
         ),
         None => None,
     };
-    let mut games = Vec::new();
-    let lines: Vec<&str> = text
-        .lines()
-        // `#` lines are no games: `lielow match` starts its records with its settings line.
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-        .collect();
-    for (index, line) in lines.iter().enumerate() {
-        if wanted.is_some_and(|k| k != index + 1) {
-            continue;
-        }
-        let record = match GameRecord::parse(line) {
-            Ok(record) => record,
-            // A last line without its line break is one an interrupted writer cut short.
-            Err(error) if index + 1 == lines.len() && !text.ends_with('\n') => {
-                eprintln!(
-                    "lielow analyse: warning: {}: game {} is cut short ({error}); left out",
-                    path.display(),
-                    index + 1
-                );
-                continue;
-            }
-            Err(error) => {
-                return Err(AnalysisError::Record {
-                    path: path.clone(),
-                    number: index + 1,
-                    error,
-                })
-            }
-        };
-        games.push(GameToReview {
-            game: Game {
-                start: record.start,
-                moves: record.moves.clone(),
-                opening: record.opening,
-                result: Some((record.winner, record.reason)),
-            },
-            title: format!(
-                "Game {}: {} (Blue) vs {} (Red), {} won by {}",
-                index + 1,
-                shown_name(&record.blue),
-                shown_name(&record.red),
-                record.winner,
-                record.reason
-            ),
-            players: Some((
-                record.blue.clone(),
-                record.red.clone(),
-                record.reason.to_string(),
-            )),
-        });
+    let text = files::read_text(path, files::limits::RECORDS)?;
+    let read = games::read_games(&text, args.size).map_err(|error| match error {
+        GamesError::Empty(_) => AnalysisError::Empty(path.clone()),
+        error => AnalysisError::Games {
+            path: path.clone(),
+            error: Box::new(error),
+        },
+    })?;
+    for warning in &read.warnings {
+        eprintln!("lielow analyse: warning: {}: {warning}", path.display());
     }
+    let games: Vec<GameToReview> = read
+        .games
+        .into_iter()
+        .enumerate()
+        .filter(|(index, _)| wanted.is_none_or(|k| k == index + 1))
+        .map(|(index, game)| to_review(index + 1, game))
+        .collect();
     match wanted {
         Some(number) if games.is_empty() => Err(AnalysisError::NoSuchGame {
             path: path.clone(),
             number,
         }),
-        None if games.is_empty() => Err(AnalysisError::Empty(path.clone())),
         _ => Ok(games),
+    }
+}
+
+/// Game `number` of a file, titled with its players and result.
+fn to_review(number: usize, game: LoadedGame) -> GameToReview {
+    let blue = game.blue.unwrap_or_else(|| "?".to_owned());
+    let red = game.red.unwrap_or_else(|| "?".to_owned());
+    let (ending, reason) = match game.result {
+        Some((winner, reason)) => (format!("{winner} won by {reason}"), reason.to_string()),
+        None => ("unfinished".to_owned(), "unfinished".to_owned()),
+    };
+    GameToReview {
+        title: format!(
+            "Game {number}: {} (Blue) vs {} (Red), {ending}",
+            shown_name(&blue),
+            shown_name(&red),
+        ),
+        players: Some((blue, red, reason)),
+        game: Game {
+            start: game.start,
+            moves: game.moves,
+            opening: game.opening,
+            result: game.result,
+        },
     }
 }
 

@@ -11,8 +11,8 @@ use lielow_rules::moves::MoveTextError;
 
 use super::solve::SolveError;
 use crate::file_error::FileError;
+use crate::games::GamesError;
 use crate::position_arg::PositionArgError;
-use crate::records::RecordError;
 
 /// Why a picture, a proof or a review cannot be made.
 #[derive(Debug)]
@@ -45,29 +45,27 @@ pub enum AnalysisError {
     Solve(SolveError),
     /// The engine's searcher refused a setting (its message).
     Search(String),
-    /// Neither a records file nor `--game`.
+    /// Neither a file of games nor `--game`.
     NoGame,
     /// The game of `--game` does not read (a bad position, or a move that cannot be played).
     Game(PositionArgError),
-    /// `--game` with a records file is not a game number.
+    /// `--game` with a file of games is not a game number.
     GameNumber(String),
-    /// A game of the records file is not a record.
-    Record {
+    /// The file of games cannot be read (the error names the game, and the line or move).
+    Games {
         /// The file.
         path: PathBuf,
-        /// The game's number, from 1.
-        number: usize,
-        /// What is wrong.
-        error: RecordError,
+        /// What is wrong (boxed: it is large, and rare).
+        error: Box<GamesError>,
     },
-    /// The records file has no game of the number asked for.
+    /// The file has no game of the number asked for.
     NoSuchGame {
         /// The file.
         path: PathBuf,
         /// The number asked for.
         number: usize,
     },
-    /// The records file holds no game at all.
+    /// The file holds no game at all.
     Empty(PathBuf),
 }
 
@@ -87,20 +85,16 @@ impl fmt::Display for AnalysisError {
             AnalysisError::Time => f.write_str("--time must be a positive number of seconds"),
             AnalysisError::Solve(error) => error.fmt(f),
             AnalysisError::Search(message) => f.write_str(message),
-            AnalysisError::NoGame => {
-                f.write_str("give a records file, or a game with --game \"startpos moves ...\"")
-            }
+            AnalysisError::NoGame => f.write_str(
+                "give a file of games (records, PGN or Abstract Play records), or a game with --game \"startpos moves ...\"",
+            ),
             AnalysisError::Game(error) => write!(f, "--game: {error}"),
             AnalysisError::GameNumber(text) => write!(
                 f,
-                "--game '{}': with a records file, the game's number (from 1)",
+                "--game '{}': with a file of games, the game's number (from 1)",
                 shown(text)
             ),
-            AnalysisError::Record {
-                path,
-                number,
-                error,
-            } => write!(f, "{}: game {number}: {error}", path.display()),
+            AnalysisError::Games { path, error } => write!(f, "{}: {error}", path.display()),
             AnalysisError::NoSuchGame { path, number } => {
                 write!(f, "{} has no game {number}", path.display())
             }
@@ -114,7 +108,7 @@ impl std::error::Error for AnalysisError {
         match self {
             AnalysisError::File(error) => Some(error),
             AnalysisError::Solve(error) => Some(error),
-            AnalysisError::Record { error, .. } => Some(error),
+            AnalysisError::Games { error, .. } => Some(error.as_ref()),
             AnalysisError::Position(error) | AnalysisError::Game(error) => Some(error),
             _ => None,
         }

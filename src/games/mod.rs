@@ -10,6 +10,7 @@
 //! line cut short by a killed writer) is said in a warning.
 
 pub mod apgame;
+pub mod pgn;
 
 use std::fmt;
 
@@ -17,6 +18,7 @@ use lielow_rules::board::{BoardSize, Side};
 use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 
+use self::pgn::PgnError;
 use crate::reason::Reason;
 use crate::records::{split_torn, GameRecord, RecordError};
 
@@ -118,6 +120,8 @@ pub struct ReadGames {
 pub enum GamesError {
     /// A record line is not a game record.
     Record {
+        /// The game's number in the file, from 1.
+        game: usize,
         /// The line's number in the file, from 1.
         line: usize,
         /// What is wrong.
@@ -125,6 +129,8 @@ pub enum GamesError {
     },
     /// Abstract Play records that cannot be read (the error names the game, and the ply).
     AbstractPlay(apgame::ApError),
+    /// A PGN game that cannot be read (the error names the game and the move).
+    Pgn(PgnError),
     /// The file holds no game.
     Empty(Format),
     /// The format is recognised but not read yet.
@@ -134,7 +140,10 @@ pub enum GamesError {
 impl fmt::Display for GamesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GamesError::Record { line, error } => write!(f, "line {line}: {error}"),
+            GamesError::Record { game, line, error } => {
+                write!(f, "game {game} (line {line}): {error}")
+            }
+            GamesError::Pgn(error) => error.fmt(f),
             GamesError::AbstractPlay(error) => error.fmt(f),
             GamesError::Empty(format) => write!(f, "no game in it (read as {})", format.name()),
             GamesError::Unsupported(format) => {
@@ -146,15 +155,16 @@ impl fmt::Display for GamesError {
 
 impl std::error::Error for GamesError {}
 
-/// The games of `text`, in the format [`Format::sniff`] tells; `size` is the board of a start
-/// given as `startpos` (cutegames writes `[FEN "startpos"]` on every board).
+/// The games of `text`, in the format [`Format::sniff`] tells; `size` is the board of a PGN
+/// start given as `startpos` or not at all (cutegames writes `[FEN "startpos"]` on every
+/// board) when no `BoardSize` tag says it, and the moves are legal on it (else the other
+/// size's start position, when they are legal there).
 pub fn read_games(text: &str, size: BoardSize) -> Result<ReadGames, GamesError> {
-    let _ = size;
     let format = Format::sniff(text);
     let read = match format {
         Format::Records => read_records(text)?,
         Format::AbstractPlay => apgame::read(text).map_err(GamesError::AbstractPlay)?,
-        Format::Pgn => return Err(GamesError::Unsupported(format)),
+        Format::Pgn => pgn::read(text, size).map_err(GamesError::Pgn)?,
     };
     if read.games.is_empty() {
         return Err(GamesError::Empty(format));
@@ -167,8 +177,9 @@ fn read_records(text: &str) -> Result<ReadGames, GamesError> {
     let (_, lines, torn) = split_torn(text);
     let mut read = ReadGames::default();
     for (line, record) in lines {
+        let game = read.games.len() + 1;
         let record =
-            GameRecord::parse(record).map_err(|error| GamesError::Record { line, error })?;
+            GameRecord::parse(record).map_err(|error| GamesError::Record { game, line, error })?;
         read.games.push(LoadedGame::from_record(record));
     }
     if let Some(torn) = torn.filter(|t| !t.trim().is_empty() && !t.starts_with('#')) {

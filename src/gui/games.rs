@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::api::{bad, Answer, Body, Refusal};
 use super::routes::{game_of, Game};
-use crate::games::{apgame, read_games, Format, LoadedGame};
+use crate::games::{apgame, pgn, read_games, Format, LoadedGame};
 use crate::reason::Reason;
 use crate::records::GameRecord;
 use lielow_rules::board::{BoardSize, Side};
@@ -222,7 +222,18 @@ pub async fn save(Body(request): Body<SaveRequest>) -> Result<Answer<SaveAnswer>
                 }
             ),
         },
-        SaveFormat::Pgn => return Err(bad("PGN cannot be written yet")),
+        SaveFormat::Pgn => SaveAnswer {
+            text: pgn::write_game(&game),
+            filename: "lielow-game.pgn".into(),
+            note: format!(
+                "Saved as PGN{}.",
+                if finished {
+                    ""
+                } else {
+                    " (the game is not over: result *)"
+                }
+            ),
+        },
     };
     Ok(Answer(answer))
 }

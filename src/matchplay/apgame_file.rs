@@ -26,18 +26,27 @@ pub struct ApgameFile {
 }
 
 impl ApgameFile {
-    /// Refuses `path` when it exists and is not empty, unless `resume` (checked before the
-    /// records file is opened, so that a refused match leaves nothing behind).
+    /// Refuses `path` when it holds games, unless `resume` (checked before the records file is
+    /// opened, so that a refused match leaves nothing behind).
     pub fn check(path: &Path, resume: bool) -> Result<(), MatchError> {
-        let exists = std::fs::metadata(path).is_ok_and(|metadata| metadata.len() > 0);
-        if exists && !resume {
-            return Err(MatchError::ApgameExists(path.to_owned()));
+        if !resume && holds_games(path) {
+            return Err(MatchError::ApgameExists {
+                path: path.to_owned(),
+                resume,
+            });
         }
         Ok(())
     }
 
-    /// Starts `path` with the games already `recorded` (those `--resume` read back).
-    pub fn open(path: &Path, recorded: &Recorded) -> Result<ApgameFile, FileError> {
+    /// Starts `path` with the games already `recorded` (those `--resume` read back); a file
+    /// that holds games is never rebuilt empty (records of no game are not that match's).
+    pub fn open(path: &Path, recorded: &Recorded) -> Result<ApgameFile, MatchError> {
+        if recorded.is_empty() && holds_games(path) {
+            return Err(MatchError::ApgameExists {
+                path: path.to_owned(),
+                resume: true,
+            });
+        }
         let mut file = ApgameFile {
             path: path.to_owned(),
             games: BTreeMap::new(),
@@ -62,6 +71,15 @@ impl ApgameFile {
         let games: Vec<LoadedGame> = self.games.values().cloned().collect();
         files::write_whole(&self.path, apgame::write(&games, now).as_bytes())
     }
+}
+
+/// Whether `path` exists and holds more than an empty array.
+fn holds_games(path: &Path) -> bool {
+    std::fs::read(path).is_ok_and(|bytes| {
+        let text = String::from_utf8_lossy(&bytes);
+        let bare: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        !bare.is_empty() && bare != "[]"
+    })
 }
 
 /// A match game as a loaded game: its number as the round, the time it was written as its

@@ -14,6 +14,7 @@ use super::crowded;
 use super::limits::MoveLimits;
 use super::merge;
 use super::outputs::{self, MatchOutputs, SharedOutputs};
+use super::pgn_file::PgnFile;
 use super::report::{self, Tally};
 use super::resume::RecordsFile;
 use super::runner::{self, MatchConfig, PairResult, Recorded};
@@ -64,8 +65,9 @@ into the table one run would print.
 Output: on stderr, `Finished game N (BLUE vs RED): 1-0 {Blue wins: REASON}` as each game ends \
 (1-0 Blue, player 1, won; 0-1 Red won; a forfeit adds what went wrong) and a progress line \
 (updated in place on a terminal, one line per game pair otherwise), then a table on stdout; --json FILE writes the same summary as JSON, --records FILE one \
-line per game (see docs/formats.md, \"Game records\"), --apgame FILE the games as Abstract Play game \
-records (docs/formats.md, \"Abstract Play records\").")]
+line per game (see docs/formats.md, \"Game records\"), --pgn FILE every game as PGN (docs/formats.md, \"PGN\"; rate a \
+tournament with Ordo: docs/matches.md), --apgame FILE the games as Abstract Play game records (docs/formats.md, \
+\"Abstract Play records\").")]
 pub struct MatchArgs {
     /// An engine: a command line or builtin:random|greedy|mcts[:N|:Tms], then optional
     /// name=NAME, movetime=MS and option.NAME=VALUE (repeat --engine for each engine).
@@ -133,9 +135,14 @@ pub struct MatchArgs {
     /// unless --resume).
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
+    /// Write every game as PGN to FILE, as each game ends (for Ordo or BayesElo; the file must
+    /// be new or empty, unless --resume, which rebuilds it from the records).
+    #[arg(long, value_name = "FILE", conflicts_with = "merge")]
+    pgn: Option<PathBuf>,
     /// Continue the match whose --records FILE this is (killed or interrupted): its games are
     /// not played again, the others are played as one uninterrupted run would play them. A
     /// records file of other settings is refused; a missing or empty one starts the match.
+    /// A --pgn file is rebuilt from the records' games.
     #[arg(long, requires = "records")]
     resume: bool,
     /// Write the final summary as JSON to FILE.
@@ -278,6 +285,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
     let outputs: Vec<&Path> = args
         .records
         .iter()
+        .chain(&args.pgn)
         .chain(&args.json)
         .chain(&args.apgame)
         .map(PathBuf::as_path)
@@ -301,6 +309,10 @@ pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
         }
         None => (None, Recorded::new()),
     };
+    let pgn = match &args.pgn {
+        Some(path) => Some(PgnFile::open(path, args.resume, &recorded)?),
+        None => None,
+    };
     let pairings = config.pairings();
     let names = config.engines.iter().map(|e| e.name.clone()).collect();
     let planned = 2 * config.shard.jobs_of(config.total_jobs());
@@ -311,7 +323,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
         Some(path) => Some(ApgameFile::open(path, &recorded)?),
         None => None,
     };
-    let shared = MatchOutputs::new(tally, records, args.json.clone());
+    let shared = MatchOutputs::new(tally, records, pgn, args.json.clone());
     outputs::lock(&shared).apgame = apgame;
     outputs::finish_on_interrupt(&shared);
     check_engines(&config)?;
@@ -331,7 +343,7 @@ fn play(config: &MatchConfig, recorded: &Recorded, shared: &SharedOutputs) {
         if out.interrupted() {
             return;
         }
-        out.record(game);
+        out.record(number, game);
         progress.println(&report::finished_line(number, game));
     };
     let shard = config.shard;

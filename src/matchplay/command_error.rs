@@ -55,8 +55,20 @@ pub enum MatchError {
     Merge(MergeError),
     /// The records file already holds games and `--resume` was not given.
     RecordsExist(PathBuf),
-    /// The `--apgame` file exists and `--resume` was not given.
-    ApgameExists(PathBuf),
+    /// The `--apgame` file holds games, and `--resume` was not given or its records hold none.
+    ApgameExists {
+        /// The file.
+        path: PathBuf,
+        /// Whether `--resume` was given.
+        resume: bool,
+    },
+    /// The PGN file already holds games, and `--resume` was not given or its records hold none.
+    PgnExists {
+        /// The file.
+        path: PathBuf,
+        /// Whether `--resume` was given.
+        resume: bool,
+    },
     /// `--resume` of a records file with no settings line.
     RecordsUnknown(PathBuf),
     /// `--resume` of a records file of another match.
@@ -113,10 +125,34 @@ impl fmt::Display for MatchError {
                  or give another file",
                 path.display()
             ),
-            MatchError::ApgameExists(path) => write!(
+            MatchError::ApgameExists {
+                path,
+                resume: false,
+            } => write!(
                 f,
-                "--apgame {}: the file already exists; add --resume (with the --records file of \
-                 that match) to continue it, or give another file",
+                "--apgame {}: the file already holds games; add --resume (with that match's \
+                 --records) to rebuild it from the records, or give another file",
+                path.display()
+            ),
+            MatchError::ApgameExists { path, resume: true } => write!(
+                f,
+                "--apgame {}: the file holds games but the records hold none, so it would be \
+                 rebuilt empty; give the match's own --records, or another --apgame file",
+                path.display()
+            ),
+            MatchError::PgnExists {
+                path,
+                resume: false,
+            } => write!(
+                f,
+                "--pgn {}: the file already holds games; add --resume (with that match's \
+                 --records) to rebuild it from the records, or give another file",
+                path.display()
+            ),
+            MatchError::PgnExists { path, resume: true } => write!(
+                f,
+                "--pgn {}: the file holds games but the records hold none, so it would be \
+                 rebuilt empty; give the match's own --records, or another --pgn file",
                 path.display()
             ),
             MatchError::RecordsUnknown(path) => write!(

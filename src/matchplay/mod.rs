@@ -10,8 +10,9 @@
 //! - [`time_control`]: the clock of `--tc`, with or without periods of moves;
 //! - [`stats`]: Elo, error bars, LOS and SPRT from game-pair statistics; [`report`]: the tally,
 //!   progress line and table; [`summary`]: the same as JSON; [`merge`]: the summaries of a
-//!   match's shards added up; [`outputs`]: the records and summary files written as games end;
-//!   [`resume`]: the records file kept game by game and read back by `--resume`;
+//!   match's shards added up; [`outputs`]: the records, PGN and summary files written as games
+//!   end; [`resume`]: the records file kept game by game and read back by `--resume`;
+//!   [`pgn_file`]: the `--pgn` file, appended game by game and rebuilt from the records;
 //!   [`apgame_file`]: the games as Abstract Play records (`--apgame`);
 //! - [`crowded`]: capture-heavy middle games, the quiescence search's stress test.
 //!
@@ -27,6 +28,7 @@ pub mod crowded;
 pub mod limits;
 pub mod merge;
 pub mod outputs;
+pub mod pgn_file;
 pub mod report;
 pub mod resume;
 pub mod runner;

@@ -1,7 +1,7 @@
-//! What a match leaves behind: the records file, the `--json` summary and the table, kept in
+//! What a match leaves behind: the records and PGN files, the `--json` summary and the table, kept in
 //! one value that both the runner's thread and the Ctrl-C/SIGTERM handler reach through a
-//! mutex, so that an interrupted match still ends with whole files: each game's record line is
-//! appended to the records file as the game ends, in one write under the lock (the handler never
+//! mutex, so that an interrupted match still ends with whole files: each game's record line
+//! (and PGN) is appended as the game ends, in one write under the lock (the handler never
 //! cuts one; a kill leaves at most a torn last line, which readers leave out), and the handler
 //! writes the summary of the pairs finished before it (atomically: a temporary file renamed into
 //! place) and then exits.
@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::apgame_file::ApgameFile;
+use super::pgn_file::PgnFile;
 use super::report::Tally;
 use super::resume::RecordsFile;
 use super::runner::GameResult;
@@ -33,8 +34,9 @@ pub struct MatchOutputs {
     records: Option<RecordsFile>,
     /// The `--apgame` file, rewritten after each game.
     pub apgame: Option<ApgameFile>,
+    pgn: Option<PgnFile>,
     json: Option<PathBuf>,
-    /// The first failed records write (the match goes on; the error ends it).
+    /// The first failed records or PGN write (the match goes on; the error ends it).
     error: Option<FileError>,
     finished: bool,
 }
@@ -51,11 +53,17 @@ pub fn lock(outputs: &SharedOutputs) -> MutexGuard<'_, MatchOutputs> {
 
 impl MatchOutputs {
     /// The outputs of a match that has played nothing yet.
-    pub fn new(tally: Tally, records: Option<RecordsFile>, json: Option<PathBuf>) -> SharedOutputs {
+    pub fn new(
+        tally: Tally,
+        records: Option<RecordsFile>,
+        pgn: Option<PgnFile>,
+        json: Option<PathBuf>,
+    ) -> SharedOutputs {
         Arc::new(Mutex::new(MatchOutputs {
             tally,
             records,
             apgame: None,
+            pgn,
             json,
             error: None,
             finished: false,
@@ -67,13 +75,19 @@ impl MatchOutputs {
         INTERRUPTED.load(Ordering::SeqCst)
     }
 
-    /// Appends the game's record line and writes the `--apgame` file again (after a failed
-    /// write, that file is no longer written: the records file keeps whole lines only, and the
-    /// error ends the match).
-    pub fn record(&mut self, game: &GameResult) {
+    /// Appends game `number`'s record line and PGN, and writes the `--apgame` file again (after
+    /// a failed write, that file is no longer written: it keeps whole games only, and the error
+    /// ends the match).
+    pub fn record(&mut self, number: u64, game: &GameResult) {
         if let Some(file) = self.records.as_mut() {
             if let Err(error) = file.append(&game.record.to_string()) {
                 self.records = None;
+                self.error.get_or_insert(error);
+            }
+        }
+        if let Some(file) = self.pgn.as_mut() {
+            if let Err(error) = file.append(number, &game.record) {
+                self.pgn = None;
                 self.error.get_or_insert(error);
             }
         }
@@ -100,6 +114,7 @@ impl MatchOutputs {
             files::write_whole(&json, self.tally.json().as_bytes())?;
         }
         self.records = None;
+        self.pgn = None;
         Ok(())
     }
 }

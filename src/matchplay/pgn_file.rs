@@ -1,0 +1,141 @@
+//! The PGN file of `lielow match --pgn`: every game appended as it ends (one write, then
+//! synced, like the records file), for rating programs (Ordo, BayesElo) and for people.
+//!
+//! The records file stays the source of truth: with `--resume` the PGN file is rebuilt whole
+//! from the records' games (written to a temporary file, then renamed into place), so the two
+//! never disagree; without it, a PGN file that already holds games is refused, as a records file is.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::command_error::MatchError;
+use super::runner::Recorded;
+use crate::file_error::FileError;
+use crate::files;
+use crate::games::pgn::write_game;
+use crate::games::LoadedGame;
+use crate::records::GameRecord;
+
+/// The `Event` tag of a match's games.
+const EVENT: &str = "lielow match";
+
+/// A PGN file open for appending whole games.
+#[derive(Debug)]
+pub struct PgnFile {
+    path: PathBuf,
+    file: File,
+    /// Bytes of whole games in the file: a failed write is cut back to it.
+    len: u64,
+    /// The `Date` tag of the games written (the day the file was opened).
+    date: String,
+}
+
+impl PgnFile {
+    /// Opens `path`: a new or empty file (white space only) is started; one that holds games is
+    /// refused unless `resume` with games `recorded`, from which it is then rebuilt.
+    pub fn open(path: &Path, resume: bool, recorded: &Recorded) -> Result<PgnFile, MatchError> {
+        let date = today();
+        let holds_games = match std::fs::metadata(path) {
+            Err(error) if error.kind() == io::ErrorKind::NotFound => false,
+            Err(error) => return Err(FileError::write(path, error).into()),
+            Ok(metadata) if !metadata.is_file() => {
+                return Err(FileError::NotRegular(path.to_owned()).into())
+            }
+            Ok(metadata) => {
+                metadata.len() > 0
+                    && !files::read_text(path, files::limits::RECORDS)?
+                        .trim()
+                        .is_empty()
+            }
+        };
+        // A resumed match with no game recorded would rebuild the file empty: refused too.
+        if holds_games && (!resume || recorded.is_empty()) {
+            return Err(MatchError::PgnExists {
+                path: path.to_owned(),
+                resume,
+            });
+        }
+        let text: String = recorded
+            .iter()
+            .map(|(&number, game)| game_text(number, &game.record, &date))
+            .collect();
+        files::write_whole(path, text.as_bytes())?;
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|error| FileError::write(path, error))?;
+        Ok(PgnFile {
+            path: path.to_owned(),
+            file,
+            len: text.len() as u64,
+            date,
+        })
+    }
+
+    /// Appends game `number` in one write, then syncs the file; a failed or short write is cut
+    /// back off, so the file only ever holds whole games.
+    pub fn append(&mut self, number: u64, record: &GameRecord) -> Result<(), FileError> {
+        let bytes = game_text(number, record, &self.date).into_bytes();
+        let written = match self.file.write(&bytes) {
+            Ok(n) if n == bytes.len() => self.file.sync_data(),
+            Ok(_) => Err(io::Error::new(io::ErrorKind::WriteZero, "short write")),
+            Err(error) => Err(error),
+        };
+        if let Err(error) = written {
+            let _ = self.file.set_len(self.len);
+            return Err(FileError::write(&self.path, error));
+        }
+        self.len += bytes.len() as u64;
+        Ok(())
+    }
+}
+
+/// Game `number` of a match as PGN: `Round` is its number, the rest the record's.
+pub fn game_text(number: u64, record: &GameRecord, date: &str) -> String {
+    let mut game = LoadedGame::from_record(record.clone());
+    game.tags = vec![
+        ("Event".to_owned(), EVENT.to_owned()),
+        ("Site".to_owned(), "?".to_owned()),
+        ("Date".to_owned(), date.to_owned()),
+        ("Round".to_owned(), number.to_string()),
+    ];
+    write_game(&game)
+}
+
+/// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
+fn today() -> String {
+    let seconds = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_secs());
+    let (year, month, day) = civil_date(seconds / 86_400);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The calendar date of day `days` since 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn civil_date(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_since_1970_become_calendar_dates() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(59), (1970, 3, 1));
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+        assert_eq!(civil_date(20_794), (2026, 12, 7));
+    }
+}
