@@ -1,7 +1,8 @@
 //! Load and Save of game files in the browser: an Abstract Play file of three games loads
 //! (the player picks one; the players, result and header are shown), a resigned game reads as
 //! over, the game saves as an Abstract Play record and as a record line and the saved text loads
-//! back to the same game, and a malformed record is refused under Load with the board kept.
+//! back to the same game, a malformed record is refused under Load with the board kept, and
+//! cutegames' PGN loads and saves as PGN.
 
 use std::path::Path;
 
@@ -9,10 +10,10 @@ use serde_json::Value;
 
 use super::{Browser, Result, LONG};
 
-/// The Abstract Play fixture of three 9x9 games.
+/// A fixture of the tests.
 fn fixture(name: &str) -> Result<String> {
     let path = format!(
-        "{}/tests/fixtures/apgame/{name}",
+        "{}/tests/fixtures/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     Ok(std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?)
@@ -63,7 +64,7 @@ pub async fn check(browser: &Browser, out: &Path) -> Result<()> {
              window.scrollTo(0, 0); return true",
         )
         .await?;
-    load(browser, &fixture("lielow-9x9.json")?).await?;
+    load(browser, &fixture("apgame/lielow-9x9.json")?).await?;
     browser
         .wait_for(
             "the file's three games to pick from, the first shown with its players and result",
@@ -124,7 +125,7 @@ pub async fn check(browser: &Browser, out: &Path) -> Result<()> {
         )
         .await?;
     // The first game as a record line.
-    load(browser, &fixture("lielow-9x9.json")?).await?;
+    load(browser, &fixture("apgame/lielow-9x9.json")?).await?;
     browser
         .wait_for(
             "the file again",
@@ -137,7 +138,7 @@ pub async fn check(browser: &Browser, out: &Path) -> Result<()> {
         return Err(format!("the saved record line: {line}").into());
     }
     // A record without its players: refused under Load, the board keeps its game.
-    let mut broken: Value = serde_json::from_str(&fixture("lielow-8x8.json")?)?;
+    let mut broken: Value = serde_json::from_str(&fixture("apgame/lielow-8x8.json")?)?;
     broken["header"]
         .as_object_mut()
         .ok_or("a header")?
@@ -155,6 +156,23 @@ pub async fn check(browser: &Browser, out: &Path) -> Result<()> {
     browser
         .screenshot(&out.join("15-apgame-refused.png"))
         .await?;
+    // cutegames' PGN (four 8x8 games, its tags as it writes them), saved as PGN.
+    load(browser, &fixture("cutegames/8x8.pgn")?).await?;
+    browser
+        .wait_for(
+            "the PGN's games, the first with its players",
+            "return document.querySelectorAll('#load-games option').length === 4
+               && document.querySelectorAll('#board rect.square').length === 64
+               && document.getElementById('game-info').textContent.includes('lielow-a')
+               && document.getElementById('load-error').hidden",
+            LONG,
+        )
+        .await?;
+    let pgn = save(browser, "pgn").await?;
+    if !pgn.contains("[White \"lielow-a\"]") || !pgn.contains("0-1") {
+        return Err(format!("the saved PGN: {pgn}").into());
+    }
+    browser.screenshot(&out.join("16-pgn-loaded.png")).await?;
     // Red the engine again, for the steps after.
     browser
         .script("const e = document.getElementById('red'); e.value = '0'; e.dispatchEvent(new Event('change')); return true")
