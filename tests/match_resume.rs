@@ -363,6 +363,11 @@ fn the_apgame_file_holds_the_records_games_and_is_rebuilt_on_resume() {
     again.retain(|word| word != "--resume");
     refused(&again, "--apgame");
     assert_eq!(listing(&fresh), Vec::<String>::new());
+    // With --resume but records of no game, a file of games is not rebuilt empty.
+    let mut empty = with_outputs(&args, &fresh, &["--apgame", &apgame(&whole), "--resume"]);
+    empty.retain(|word| !word.ends_with("summary.json") && word != "--json");
+    refused(&empty, "rebuilt empty");
+    assert_eq!(std::fs::read(whole.join("games.json")).unwrap(), kept);
     assert_eq!(std::fs::read(whole.join("games.json")).unwrap(), kept);
     for scratch_dir in [whole, dir, fresh] {
         std::fs::remove_dir_all(&scratch_dir).unwrap();

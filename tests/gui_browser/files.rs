@@ -12,10 +12,7 @@ use super::{Browser, Result, LONG};
 
 /// A fixture of the tests.
 fn fixture(name: &str) -> Result<String> {
-    let path = format!(
-        "{}/tests/fixtures/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     Ok(std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?)
 }
 
