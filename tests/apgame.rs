@@ -460,6 +460,12 @@ fn analyse_reviews_an_abstract_play_file_and_refuses_a_malformed_one() {
         table.starts_with("Game 3: carol (Blue) vs AiAi (Red), Blue won by time-forfeit"),
         "{table}"
     );
+    let out = lielow(&["analyse", &path, "--game", "2", "--nodes", "500"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.starts_with("Game 2: dave (Blue) vs carol (Red), Blue won by resignation"),
+        "{table}"
+    );
     let broken = fixture("lielow-9x9.json").replacen("\"b4xb6\"", "\"b4xb7\"", 1);
     std::fs::write(&file, broken).unwrap();
     let out = lielow(&["analyse", &path, "--nodes", "500"]);

@@ -13,7 +13,7 @@ use super::html::{self, PageGame};
 use super::review::{self, Game, GameReview, ReviewBudget, ReviewSettings};
 use super::review_report;
 use super::solve::{self, Budget, SolveError, Verdict};
-use crate::games::{self, GamesError, LoadedGame};
+use crate::games::{self, apgame, GamesError, LoadedGame};
 use lielow_engine::limits::Limits;
 use lielow_engine::search::{Searcher, MAX_THREADS};
 
@@ -445,7 +445,11 @@ fn to_review(number: usize, game: LoadedGame) -> GameToReview {
     let red = game.red.unwrap_or_else(|| "?".to_owned());
     let (ending, reason) = match game.result {
         Some((winner, reason)) => (format!("{winner} won by {reason}"), reason.to_string()),
-        None => ("unfinished".to_owned(), "unfinished".to_owned()),
+        // A game the rules did not end (an Abstract Play resignation) says how it ended.
+        None => (
+            apgame::ending(&game.tags).unwrap_or_else(|| "unfinished".to_owned()),
+            "unfinished".to_owned(),
+        ),
     };
     GameToReview {
         title: format!(

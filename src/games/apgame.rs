@@ -470,6 +470,30 @@ fn result_of(
     }
 }
 
+/// How a game read from Abstract Play ended when the rules did not end it and it has no
+/// result (the tags `ending`, `blue.result` and `red.result`): `Blue won by resignation`, `ended
+/// by a draw agreed`; `None` for any other game.
+pub fn ending(tags: &[(String, String)]) -> Option<String> {
+    let tag = |name: &str| {
+        tags.iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, v)| v.as_str())
+    };
+    let word = match tag(ENDING)? {
+        "resign" => "resignation",
+        "timeout" => "timeout",
+        "draw" => "a draw agreed",
+        "abandoned" => "the game abandoned",
+        other => other,
+    };
+    let score = |side: &str| tag(&format!("{side}.result")).and_then(|v| v.parse::<i64>().ok());
+    Some(match (score("blue"), score("red")) {
+        (Some(blue), Some(red)) if blue > red => format!("Blue won by {word}"),
+        (Some(blue), Some(red)) if red > blue => format!("Red won by {word}"),
+        _ => format!("ended by {word}"),
+    })
+}
+
 /// The records of `games`, as a JSON array (one record a line group, indented), `now` the time
 /// given to the dates that no tag gives.
 pub fn write(games: &[LoadedGame], now: SystemTime) -> String {
