@@ -1,7 +1,8 @@
 //! `lielow match` keeps its records game by game and resumes from them: killed with SIGKILL at
 //! random moments and resumed, a match ends with the games and summary of one uninterrupted
-//! run, and never loses a game it reported finished; a torn last line is left out; a records
-//! file of another match is refused; no hidden file is left behind.
+//! run (and a PGN file of the same games), and never loses a game it reported finished; a torn
+//! last line is left out; a records file of another match is refused; no hidden file is left
+//! behind.
 
 mod support;
 
@@ -100,6 +101,34 @@ fn recorded_numbers(dir: &Path) -> BTreeSet<u64> {
         .collect()
 }
 
+/// Checks that the PGN file in `dir` holds the records' games, each once, as its `Round`.
+fn pgn_matches_records(dir: &Path) {
+    use lielow::games::read_games;
+    use lielow_rules::board::BoardSize;
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let pgn = read_games(&read("games.pgn"), BoardSize::Eight).unwrap();
+    let records = read_games(&read("games.txt"), BoardSize::Eight).unwrap();
+    assert_eq!(pgn.games.len(), records.games.len());
+    let numbers = recorded_numbers(dir);
+    let mut rounds = BTreeSet::new();
+    for game in &pgn.games {
+        let round = game.tags.iter().find(|(k, _)| k == "Round").unwrap();
+        let number: u64 = round.1.parse().unwrap();
+        rounds.insert(number);
+        let same = records.games.iter().any(|record| {
+            (
+                &record.start,
+                &record.moves,
+                record.result,
+                &record.blue,
+                &record.red,
+            ) == (&game.start, &game.moves, game.result, &game.blue, &game.red)
+        });
+        assert!(same, "PGN game {number} is no recorded game");
+    }
+    assert_eq!(rounds, numbers, "each recorded game once in the PGN");
+}
+
 /// The files in `dir`, hidden ones included.
 fn listing(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -148,7 +177,8 @@ fn five_kills_and_resumes_give_the_games_and_summary_of_one_run() {
     let whole = scratch("resume-whole");
     run_ok(&with_outputs(&round_robin(), &whole, &[]));
     let dir = scratch("resume-killed");
-    let args = with_outputs(&round_robin(), &dir, &["--resume"]);
+    let pgn = dir.join("games.pgn").display().to_string();
+    let args = with_outputs(&round_robin(), &dir, &["--resume", "--pgn", &pgn]);
     let mut rng = rand::rngs::StdRng::seed_from_u64(51);
     let mut kills = 0;
     while kills < 5 {
@@ -170,7 +200,8 @@ fn five_kills_and_resumes_give_the_games_and_summary_of_one_run() {
         untimed_summary(&whole),
         "the summary"
     );
-    assert_eq!(listing(&dir), ["games.txt", "summary.json"]);
+    assert_eq!(listing(&dir), ["games.pgn", "games.txt", "summary.json"]);
+    pgn_matches_records(&dir);
     // Resuming a finished match plays nothing and writes the same summary.
     let records = std::fs::read_to_string(dir.join("games.txt")).unwrap();
     let err = run_ok(&args);

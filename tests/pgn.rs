@@ -293,7 +293,7 @@ fn analyse_reviews_a_pgn_file_and_refuses_a_malformed_one() {
 }
 
 #[test]
-fn a_match_writes_pgn_that_reads_back_and_refuses_a_file_with_games() {
+fn a_match_writes_pgn_that_reads_back_is_rebuilt_on_resume_and_refuses_a_file_with_games() {
     let dir = scratch("match-pgn");
     let pgn = dir.join("games.pgn");
     let records = dir.join("games.txt");
@@ -339,7 +339,13 @@ fn a_match_writes_pgn_that_reads_back_and_refuses_a_file_with_games() {
         same.tags.clone_from(&game.tags);
         assert_eq!(*game, same, "game {round}");
     }
-    // An existing file with games is refused, as the records are; --resume rebuilds it.
+    // --resume rebuilds the PGN from the records: a torn last game is whole again.
+    std::fs::write(&pgn, &text[..text.len() - 30]).unwrap();
+    let resume: Vec<&str> = args.iter().copied().chain(["--resume"]).collect();
+    let out = lielow(&resume);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text);
+    // An existing file with games is refused, as the records are, and never emptied.
     std::fs::remove_file(&records).unwrap();
     let out = lielow(&args);
     assert_eq!(out.status.code(), Some(2));
@@ -348,6 +354,65 @@ fn a_match_writes_pgn_that_reads_back_and_refuses_a_file_with_games() {
         "{}",
         stderr(&out)
     );
+    std::fs::remove_file(&records).unwrap();
+    let out = lielow(&resume);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("the records hold none"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_game_docs_formats_md_shows_is_what_the_writer_writes() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/formats.md"))
+            .unwrap();
+    let start = doc
+        .find("    [Event \"lielow match\"]")
+        .expect("the example");
+    let end = start + doc[start..].find("0-1\n").expect("its end") + 4;
+    let shown: String = doc[start..end]
+        .lines()
+        .map(|line| format!("{}\n", line.strip_prefix("    ").unwrap_or(line)))
+        .collect();
+    let read = read_games(&shown, BoardSize::Eight).unwrap();
+    assert_eq!(read.games.len(), 1);
+    assert_eq!(write_game(&read.games[0]), format!("{shown}\n"));
+}
+
+#[test]
+fn damaged_pgn_never_crashes_the_reader() {
+    use rand::{Rng, SeedableRng};
+    let good = cutegames(9);
+    let pieces = [
+        "[", "]", "{", "}", "(", ")", ";", "\"", "\\", "$", "%", "\n", ".", "1-0", "*", "é", "x",
+    ];
+    let mut rng = rand::rngs::StdRng::seed_from_u64(50);
+    for _ in 0..2000 {
+        let mut text = good.clone();
+        for _ in 0..rng.gen_range(1..4) {
+            let mut at = rng.gen_range(0..=text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            if rng.gen_bool(0.5) {
+                text.insert_str(at, pieces[rng.gen_range(0..pieces.len())]);
+            } else {
+                let mut end = (at + rng.gen_range(1..20)).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                text.replace_range(at..end, "");
+            }
+        }
+        // Either games that replay, or one line of error: never a panic.
+        match read_games(&text, BoardSize::Eight) {
+            Ok(read) => assert!(!read.games.is_empty()),
+            Err(error) => assert_eq!(error.to_string().lines().count(), 1, "{error}"),
+        }
+    }
 }

@@ -71,13 +71,19 @@ pub enum Format {
 
 impl Format {
     /// The format of `text`, told by its first line that is not blank: `{` or `[` followed by a
-    /// quote or a brace is JSON (Abstract Play), any other `[` a PGN tag, and a move number
-    /// (`1.`) PGN movetext without tags; anything else, `#` lines included, record lines.
+    /// quote or a brace is JSON (Abstract Play), any other `[` a PGN tag, any other `{` (and
+    /// `;`, `%`) a PGN comment, and a move number (`1.`) PGN movetext without tags; anything
+    /// else, `#` lines included, record lines.
     pub fn sniff(text: &str) -> Format {
         let text = text.trim_start_matches('\u{feff}').trim_start();
         let mut chars = text.chars();
         match chars.next() {
-            Some('{') => Format::AbstractPlay,
+            // A JSON object, or a PGN file that starts with a comment.
+            Some('{') => match chars.find(|c| !c.is_whitespace()) {
+                Some('"' | '}') => Format::AbstractPlay,
+                _ => Format::Pgn,
+            },
+            Some(';' | '%') => Format::Pgn,
             Some('[') => match chars.find(|c| !c.is_whitespace()) {
                 Some('{' | '"' | ']') => Format::AbstractPlay,
                 _ => Format::Pgn,
@@ -206,6 +212,12 @@ mod tests {
         assert_eq!(Format::sniff("[Event \"x\"]\n1. a2-a3 *"), Format::Pgn);
         assert_eq!(Format::sniff("  1. a2-a3 *"), Format::Pgn);
         assert_eq!(Format::sniff("{\"header\": {}}"), Format::AbstractPlay);
+        assert_eq!(Format::sniff("{\n \"header\": {}}"), Format::AbstractPlay);
+        assert_eq!(
+            Format::sniff("{from cutegames}\n[Event \"x\"]"),
+            Format::Pgn
+        );
+        assert_eq!(Format::sniff("; a comment\n1. a2-a3 *"), Format::Pgn);
         assert_eq!(
             Format::sniff("[\n  {\"header\": {}}]"),
             Format::AbstractPlay

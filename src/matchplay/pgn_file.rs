@@ -2,8 +2,8 @@
 //! synced, like the records file), for rating programs (Ordo, BayesElo) and for people.
 //!
 //! The records file stays the source of truth: with `--resume` the PGN file is rebuilt whole
-//! from the records' games (written to a temporary file, then renamed into place), so the two
-//! never disagree; without it, a PGN file that already holds games is refused, as a records file is.
+//! from the records' games (in place: a kill while it is rebuilt leaves it for the next
+//! `--resume` to rebuild), so the two never disagree; without it, a PGN file that already holds games is refused, as a records file is.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -61,10 +61,16 @@ impl PgnFile {
             .iter()
             .map(|(&number, game)| game_text(number, &game.record, &date))
             .collect();
-        files::write_whole(path, text.as_bytes())?;
-        let file = OpenOptions::new()
+        // Written in place, not through a temporary file: a kill leaves no hidden file, and
+        // what it cuts short the next --resume rebuilds.
+        let mut file = OpenOptions::new()
             .append(true)
+            .create(true)
             .open(path)
+            .map_err(|error| FileError::write(path, error))?;
+        file.set_len(0)
+            .and_then(|()| file.write_all(text.as_bytes()))
+            .and_then(|()| file.sync_data())
             .map_err(|error| FileError::write(path, error))?;
         Ok(PgnFile {
             path: path.to_owned(),

@@ -7,19 +7,20 @@
 //! [Event "lielow match"]
 //! [Site "?"]
 //! [Date "2026.12.07"]
-//! [Round "3"]
-//! [White "new"]          Blue's player (Blue moves first, as White does in chess)
-//! [Black "base"]         Red's player
-//! [Result "1-0"]         1-0 Blue won, 0-1 Red won, * unfinished (Lielow has no draws)
+//! [Round "25"]
+//! [White "skill18"]      Blue's player (Blue moves first, as White does in chess)
+//! [Black "skill14"]      Red's player
+//! [Result "0-1"]         1-0 Blue won, 0-1 Red won, * unfinished (Lielow has no draws)
 //! [SetUp "1"]
 //! [FEN "8/r1r1r1r1r1r1r1r1/8/8/8/8/b1b1b1b1b1b1b1b1/8 b"]   the start, in LFEN
 //! [Variant "lielow"]
 //! [BoardSize "8"]
-//! [OpeningPlies "2"]     the first moves were an opening played for the players
-//! [PlyCount "5"]
+//! [OpeningPlies "4"]     the first moves were an opening played for the players
+//! [PlyCount "14"]
 //! [Termination "normal"]
 //!
-//! 1. d2-d3 d7-d6 2. d3-d5 e7-e6 3. d5xd6 {Blue wins: king-captured} 1-0
+//! 1. h2-g3 c7-c8 2. g3-g5 d7-e8 3. a2-b3 b7-c7 4. f2-e3 e7-d7 5. c2-c1 f7-e7
+//! 6. g5-d8 g7-f6 7. b2-c2 f6xd8 {Red wins: king-captured} 0-1
 //! ```
 //!
 //! `Termination` holds the PGN standard's word (`normal` for the rules' endings, `time
@@ -30,10 +31,11 @@
 //!
 //! The reader takes any number of games, tags in any order, comments, NAGs, move numbers and
 //! annotation marks; variations are skipped with a warning. The players are read from `White`
-//! and `Black`, or `Blue` and `Red`, in any case (cutegames writes `white` and `black`); the start from `FEN` with or without `SetUp`,
-//! `startpos` meaning the start position of `BoardSize`, else of the size given to
-//! [`read`], else of the size the moves are legal on. Every game is replayed by the rules, and
-//! its result checked against them ([`check`]).
+//! and `Black`, or `Blue` and `Red`, in any case (cutegames writes `white` and `black`); the
+//! start from `FEN` with or without `SetUp`, `startpos` (or no `FEN`) meaning the start
+//! position of `BoardSize`, else of the size given to [`read`], else of the other size when
+//! the moves are legal only there. Every game is replayed by the rules, and
+//! its result checked against them (`check.rs`).
 
 mod check;
 mod lexer;
