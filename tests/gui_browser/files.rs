@@ -75,7 +75,7 @@ pub async fn check(browser: &Browser, out: &Path) -> Result<()> {
         )
         .await?;
     browser
-        .screenshot(&out.join("12-apgame-loaded.png"))
+        .screenshot(&out.join("15-apgame-loaded.png"))
         .await?;
     // The second game: Red resigned.
     browser
@@ -92,7 +92,7 @@ pub async fn check(browser: &Browser, out: &Path) -> Result<()> {
         .await?;
     browser.click("#game-info summary").await?;
     browser
-        .screenshot(&out.join("13-apgame-resigned.png"))
+        .screenshot(&out.join("16-apgame-resigned.png"))
         .await?;
     let saved = save(browser, "apgame").await?;
     let records: Value =
@@ -109,7 +109,7 @@ pub async fn check(browser: &Browser, out: &Path) -> Result<()> {
             LONG,
         )
         .await?;
-    browser.screenshot(&out.join("14-apgame-saved.png")).await?;
+    browser.screenshot(&out.join("17-apgame-saved.png")).await?;
     // The saved record loads back to the same game.
     load(browser, &saved).await?;
     browser
@@ -151,7 +151,7 @@ pub async fn check(browser: &Browser, out: &Path) -> Result<()> {
         )
         .await?;
     browser
-        .screenshot(&out.join("15-apgame-refused.png"))
+        .screenshot(&out.join("18-apgame-refused.png"))
         .await?;
     // cutegames' PGN (four 8x8 games, its tags as it writes them), saved as PGN.
     load(browser, &fixture("cutegames/8x8.pgn")?).await?;
@@ -169,7 +169,7 @@ pub async fn check(browser: &Browser, out: &Path) -> Result<()> {
     if !pgn.contains("[White \"lielow-a\"]") || !pgn.contains("0-1") {
         return Err(format!("the saved PGN: {pgn}").into());
     }
-    browser.screenshot(&out.join("16-pgn-loaded.png")).await?;
+    browser.screenshot(&out.join("19-pgn-loaded.png")).await?;
     // Red the engine again, for the steps after.
     browser
         .script("const e = document.getElementById('red'); e.value = '0'; e.dispatchEvent(new Event('change')); return true")
