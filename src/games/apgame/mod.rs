@@ -21,14 +21,13 @@
 //! players' results, as `blue.result` and `red.result`, unless `timeout` made it a
 //! [`Reason::TimeForfeit`] by the side to move).
 //!
-//! Written ([`write()`], in `write.rs`): one record per game, a JSON array, with every field
-//! the schema requires: `site` (`{"name": "lielow"}` unless a tag gives it), the three dates (the time of
-//! writing unless tags give them), the players (`Blue` and `Red` when unnamed) and their
-//! results (1 for the winner, 0 for the loser, 0 and 0 for a game without a winner). Fields of
-//! our own, which the schema allows: `lielow-opening` (the opening's plies), and
-//! `lielow-termination` for a forfeit (`time-forfeit`, `crash`, ...: the rules did not end the
-//! game); a start other than the board's usual one is the LFEN in `startingPosition`, the
-//! schema's field for a game's own start.
+//! Written ([`write()`], in `write.rs`): one record per game, a JSON array, with every field the
+//! schema requires: `site` (`{"name": "lielow"}` unless a tag gives it), the three dates (the time
+//! of writing unless tags give them), the players (`Blue` and `Red` when unnamed) and their results
+//! (1 for the winner, 0 for the loser, 0 and 0 for a game without a winner). Fields of our own,
+//! which the schema allows: `lielow-opening` (the opening's plies), and `lielow-termination` for a
+//! forfeit (`time-forfeit`, `crash`, ...: the rules did not end the game); a start other than the
+//! board's usual one is the LFEN in `startingPosition`, the schema's field for a game's own start.
 
 mod write;
 
