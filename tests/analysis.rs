@@ -497,7 +497,7 @@ fn analyse_reads_a_records_file_and_refuses_bad_games() {
             vec!["analyse", "--game", "startpos moves a2-a4"],
             "move 1 'a2-a4'",
         ),
-        (vec!["analyse"], "give a records file"),
+        (vec!["analyse"], "give a file of games"),
         (vec!["analyse", "/no/such/file"], "cannot read"),
     ] {
         let output = lielow(&args);

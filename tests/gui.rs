@@ -415,3 +415,104 @@ fn a_new_search_replaces_a_running_one_at_once() {
         asked.elapsed()
     );
 }
+
+fn apgame_fixture(name: &str) -> String {
+    let path = format!(
+        "{}/tests/fixtures/apgame/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn load_reads_every_format_and_save_writes_what_load_reads_back() {
+    let gui = Gui::start(&[]);
+    // Abstract Play records: three games, their players, results and header.
+    let text = apgame_fixture("lielow-9x9.json");
+    let (status, loaded) = gui.post("/api/load", json!({ "text": text }));
+    assert_eq!(status, 200, "{loaded}");
+    assert_eq!(loaded["format"], "Abstract Play records");
+    let games = loaded["games"].as_array().unwrap();
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0]["blue"], "carol");
+    assert_eq!(
+        games[0]["result"],
+        json!({"winner": "Blue", "reason": "king-captured"})
+    );
+    assert_eq!(games[1]["result"], Value::Null);
+    assert!(games[1]["tags"]
+        .as_array()
+        .unwrap()
+        .contains(&json!(["ending", "resign"])));
+    // Saved as an Abstract Play record, a record line and PGN, each loads back the same game.
+    for (format, wanted) in [
+        ("apgame", "Abstract Play records"),
+        ("record", "lielow records"),
+        ("pgn", "PGN"),
+    ] {
+        let (status, saved) = gui.post("/api/save", json!({ "format": format, "game": games[0] }));
+        assert_eq!(status, 200, "{saved}");
+        let (status, again) = gui.post("/api/load", json!({ "text": saved["text"] }));
+        assert_eq!(
+            (status, again["format"].as_str()),
+            (200, Some(wanted)),
+            "{again}"
+        );
+        let game = &again["games"][0];
+        for field in ["start", "moves", "result", "blue", "red"] {
+            assert_eq!(game[field], games[0][field], "{format}: {field}");
+        }
+    }
+    // A resigned game saves with its ending; an unfinished one as "LFEN moves ...".
+    let (_, saved) = gui.post("/api/save", json!({ "format": "apgame", "game": games[1] }));
+    let (_, again) = gui.post("/api/load", json!({ "text": saved["text"] }));
+    assert_eq!(again["games"][0]["tags"], games[1]["tags"]);
+    let unfinished = json!({ "start": START, "moves": ["a2-a3"] });
+    let (_, saved) = gui.post(
+        "/api/save",
+        json!({ "format": "record", "game": unfinished }),
+    );
+    assert_eq!(saved["text"], format!("{START} moves a2-a3\n"));
+    // A position, and "startpos moves ..." on the board asked for.
+    let (status, position) = gui.post(
+        "/api/load",
+        json!({ "text": "startpos moves a1-b2", "size": 9 }),
+    );
+    assert_eq!(
+        (status, position["format"].as_str()),
+        (200, Some("position")),
+        "{position}"
+    );
+    assert_eq!(position["games"][0]["moves"], json!(["a1-b2"]));
+    // Bad input: a 400 with one line that says why (and where).
+    let mut broken: Value = serde_json::from_str(&apgame_fixture("lielow-8x8.json")).unwrap();
+    broken["moves"][2][0]["move"] = "c2-c5".into();
+    for (body, wanted) in [
+        (
+            json!({ "text": broken.to_string() }),
+            "game 1, ply 5 'c2-c5': a stack of height 1",
+        ),
+        (json!({ "text": "{\"header\": " }), "not JSON"),
+        (json!({ "text": "  " }), "nothing to load"),
+        (
+            json!({ "text": "startpos", "size": 10 }),
+            "size must be 8 or 9",
+        ),
+        (json!({ "text": "not a position" }), "bad LFEN"),
+    ] {
+        let (status, refusal) = gui.post("/api/load", body);
+        let message = refusal["error"].as_str().unwrap();
+        assert_eq!(status, 400, "{message}");
+        assert!(
+            message.contains(wanted) && !message.contains('\n'),
+            "{message}"
+        );
+    }
+    let lying = json!({ "start": START, "moves": ["a2-a3"], "result": {"winner": "Blue", "reason": "king-captured"} });
+    let (status, refusal) = gui.post("/api/save", json!({ "format": "apgame", "game": lying }));
+    assert_eq!(status, 400, "{refusal}");
+    assert!(refusal["error"]
+        .as_str()
+        .unwrap()
+        .contains("the game goes on"));
+}

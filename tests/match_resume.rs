@@ -353,3 +353,54 @@ fn records_of_another_match_are_refused_and_kept() {
     assert_eq!(listing(&dir), ["games.txt", "summary.json"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The games of `dir`'s file `name` (records or Abstract Play records), without what differs
+/// from run to run or between the formats (timing figures, dates, tags).
+fn games_of(dir: &Path, name: &str) -> Vec<lielow::games::LoadedGame> {
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    let read = lielow::games::read_games(&text, lielow_rules::board::BoardSize::Eight);
+    let mut games = read.unwrap_or_else(|e| panic!("{name}: {e}")).games;
+    for game in &mut games {
+        game.tags.clear();
+    }
+    games
+}
+
+#[test]
+fn the_apgame_file_holds_the_records_games_and_is_rebuilt_on_resume() {
+    let args = builtin_match(&[]);
+    let whole = scratch("apgame-whole");
+    let apgame = |dir: &Path| dir.join("games.json").display().to_string();
+    run_ok(&with_outputs(&args, &whole, &["--apgame", &apgame(&whole)]));
+    // One game at a time: the records are in the order of the games' numbers, as the array is.
+    let games = games_of(&whole, "games.json");
+    assert_eq!(games.len(), 20);
+    assert_eq!(games, games_of(&whole, "games.txt"));
+    // Resumed from a torn records file, over an Abstract Play file of other games: rebuilt.
+    let dir = scratch("apgame-resumed");
+    torn_copy(&whole, &dir, 3);
+    std::fs::write(dir.join("games.json"), "[]").unwrap();
+    run_ok(&with_outputs(
+        &args,
+        &dir,
+        &["--apgame", &apgame(&dir), "--resume"],
+    ));
+    assert_eq!(games_of(&dir, "games.json"), games);
+    assert_eq!(listing(&dir), ["games.json", "games.txt", "summary.json"]);
+    // Without --resume, an existing file is refused and kept.
+    let kept = std::fs::read(whole.join("games.json")).unwrap();
+    let fresh = scratch("apgame-fresh");
+    let mut again = with_outputs(&args, &fresh, &["--apgame", &apgame(&whole)]);
+    again.retain(|word| word != "--resume");
+    refused(&again, "--apgame");
+    assert_eq!(listing(&fresh), Vec::<String>::new());
+    // With --resume but records of no game, a file of games is not rebuilt empty.
+    let mut empty = with_outputs(&args, &fresh, &["--apgame", &apgame(&whole), "--resume"]);
+    empty.retain(|word| !word.ends_with("summary.json") && word != "--json");
+    refused(&empty, "rebuilt empty");
+    assert_eq!(std::fs::read(whole.join("games.json")).unwrap(), kept);
+    assert_eq!(std::fs::read(whole.join("games.json")).unwrap(), kept);
+    for scratch_dir in [whole, dir, fresh] {
+        std::fs::remove_dir_all(&scratch_dir).unwrap();
+    }
+}

@@ -13,7 +13,7 @@ use super::html::{self, PageGame};
 use super::review::{self, Game, GameReview, ReviewBudget, ReviewSettings};
 use super::review_report;
 use super::solve::{self, Budget, SolveError, Verdict};
-use crate::games::{self, GamesError, LoadedGame};
+use crate::games::{self, apgame, GamesError, LoadedGame};
 use lielow_engine::limits::Limits;
 use lielow_engine::search::{Searcher, MAX_THREADS};
 
@@ -332,7 +332,8 @@ fn prove_by_alphabeta(
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
     /// A file of games (every game, or the one --game K names): the records of `lielow match
-    /// --records`, or PGN (`lielow match --pgn`, cutegames), told from the text.
+    /// --records`, PGN (`lielow match --pgn`, cutegames) or Abstract Play game records (JSON),
+    /// told from the text.
     records: Option<PathBuf>,
     /// With a file: the game to review, from 1. Without: the game itself, as
     /// "startpos moves m1 m2 ..." or "<LFEN> moves m1 m2 ...".
@@ -444,7 +445,11 @@ fn to_review(number: usize, game: LoadedGame) -> GameToReview {
     let red = game.red.unwrap_or_else(|| "?".to_owned());
     let (ending, reason) = match game.result {
         Some((winner, reason)) => (format!("{winner} won by {reason}"), reason.to_string()),
-        None => ("unfinished".to_owned(), "unfinished".to_owned()),
+        // A game the rules did not end (an Abstract Play resignation) says how it ended.
+        None => (
+            apgame::ending(&game.tags).unwrap_or_else(|| "unfinished".to_owned()),
+            "unfinished".to_owned(),
+        ),
     };
     GameToReview {
         title: format!(

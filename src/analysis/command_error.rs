@@ -86,7 +86,7 @@ impl fmt::Display for AnalysisError {
             AnalysisError::Solve(error) => error.fmt(f),
             AnalysisError::Search(message) => f.write_str(message),
             AnalysisError::NoGame => f.write_str(
-                "give a records file or a PGN file, or a game with --game \"startpos moves ...\"",
+                "give a file of games (records, PGN or Abstract Play records), or a game with --game \"startpos moves ...\"",
             ),
             AnalysisError::Game(error) => write!(f, "--game: {error}"),
             AnalysisError::GameNumber(text) => write!(

@@ -9,6 +9,7 @@
 //! the reason. Nothing is half-read silently: what a reader skips (a PGN variation, a record
 //! line cut short by a killed writer) is said in a warning.
 
+pub mod apgame;
 pub mod pgn;
 
 use std::fmt;
@@ -132,6 +133,8 @@ pub enum GamesError {
         /// What is wrong.
         error: RecordError,
     },
+    /// Abstract Play records that cannot be read (the error names the game, and the ply).
+    AbstractPlay(apgame::ApError),
     /// A PGN game that cannot be read (the error names the game and the move).
     Pgn(PgnError),
     /// The file holds no game.
@@ -147,6 +150,7 @@ impl fmt::Display for GamesError {
                 write!(f, "game {game} (line {line}): {error}")
             }
             GamesError::Pgn(error) => error.fmt(f),
+            GamesError::AbstractPlay(error) => error.fmt(f),
             GamesError::Empty(format) => write!(f, "no game in it (read as {})", format.name()),
             GamesError::Unsupported(format) => {
                 write!(f, "{} cannot be read yet", format.name())
@@ -165,8 +169,8 @@ pub fn read_games(text: &str, size: BoardSize) -> Result<ReadGames, GamesError> 
     let format = Format::sniff(text);
     let read = match format {
         Format::Records => read_records(text)?,
+        Format::AbstractPlay => apgame::read(text).map_err(GamesError::AbstractPlay)?,
         Format::Pgn => pgn::read(text, size).map_err(GamesError::Pgn)?,
-        Format::AbstractPlay => return Err(GamesError::Unsupported(format)),
     };
     if read.games.is_empty() {
         return Err(GamesError::Empty(format));

@@ -4,7 +4,8 @@
 //!
 //! - [`server`]: the HTTP side (axum on hyper and tokio): the limits every connection and the
 //!   checks every request passes (host, origin, size), the page's static files; [`routes`]: the
-//!   JSON API; [`api`]: that API's requests and answers as types; [`sessions`]: the open pages,
+//!   JSON API; [`api`]: that API's requests and answers as types; [`games`]: Load and Save of
+//!   games in every format; [`sessions`]: the open pages,
 //!   each living exactly as long as its event stream; [`threats`]: the stacks each side could
 //!   lose next move, for the page's threat display; [`puzzles`]: the puzzle mode's routes and
 //!   puzzle sets, [`puzzle_judge`]: its referee, judging each move by proof;
@@ -14,6 +15,7 @@
 
 pub mod api;
 pub mod engine;
+pub mod games;
 pub mod puzzle_judge;
 pub mod puzzles;
 pub mod routes;

@@ -69,15 +69,15 @@ pub async fn events(State(shared): State<Arc<Shared>>) -> Response {
 }
 
 /// A game checked by the rules core.
-struct Game {
-    start: Position,
-    moves: Vec<Move>,
+pub(super) struct Game {
+    pub start: Position,
+    pub moves: Vec<Move>,
     /// The position after the moves.
-    now: Position,
+    pub now: Position,
 }
 
 /// The start position and the moves of a request, checked by the rules core.
-fn game_of(start: Option<&str>, texts: &[String]) -> Result<Game, Refusal> {
+pub(super) fn game_of(start: Option<&str>, texts: &[String]) -> Result<Game, Refusal> {
     let start_text = start.ok_or_else(|| bad("no 'start' LFEN"))?;
     let start = Position::from_lfen(start_text)
         .map_err(|e| bad(format!("bad LFEN '{}': {e}", ugi::shown(start_text))))?;

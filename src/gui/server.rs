@@ -29,6 +29,8 @@
 //! | `POST /api/puzzles` `{size}` | the puzzles of a board size, by rating (never their answers) |
 //! | `POST /api/puzzle/move` `{id, moves}` | judges the player's latest move by proof: right (and the engine's defence), wrong (and its refutation) or solved |
 //! | `POST /api/puzzle/solution` `{id}` | the answer and its line, for a player who gives up |
+//! | `POST /api/load` `{text, size}` | the games of a file in any format (`games`), or of a position |
+//! | `POST /api/save` `{format, game}` | the game as a file: a record line, PGN or an Abstract Play record |
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -45,6 +47,7 @@ use tokio::sync::Semaphore;
 
 use super::api::Refusal;
 pub use super::api::MAX_BODY;
+use super::games;
 use super::puzzles::{self, PuzzleSets};
 use super::routes::{self, Shared, MAX_REVIEWS};
 use super::sessions::Sessions;
@@ -149,6 +152,8 @@ fn router(shared: Arc<Shared>, port: u16) -> Router {
         .route("/api/puzzles", post(puzzles::list))
         .route("/api/puzzle/move", post(puzzles::judge_move))
         .route("/api/puzzle/solution", post(puzzles::solution))
+        .route("/api/load", post(games::load))
+        .route("/api/save", post(games::save))
         .fallback(|| async {
             Refusal {
                 status: 404,

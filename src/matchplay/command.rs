@@ -8,6 +8,7 @@ use clap::Args;
 
 use lielow_rules::board::BoardSize;
 
+use super::apgame_file::ApgameFile;
 use super::command_error::{MatchError, OpeningsError, MAX_GAMES, MAX_OPENINGS};
 use super::crowded;
 use super::limits::MoveLimits;
@@ -65,7 +66,8 @@ Output: on stderr, `Finished game N (BLUE vs RED): 1-0 {Blue wins: REASON}` as e
 (1-0 Blue, player 1, won; 0-1 Red won; a forfeit adds what went wrong) and a progress line \
 (updated in place on a terminal, one line per game pair otherwise), then a table on stdout; --json FILE writes the same summary as JSON, --records FILE one \
 line per game (see docs/formats.md, \"Game records\"), --pgn FILE every game as PGN (docs/formats.md, \"PGN\"; rate a \
-tournament with Ordo: docs/matches.md).")]
+tournament with Ordo: docs/matches.md), --apgame FILE the games as Abstract Play game records (docs/formats.md, \
+\"Abstract Play records\").")]
 pub struct MatchArgs {
     /// An engine: a command line or builtin:random|greedy|mcts[:N|:Tms], then optional
     /// name=NAME, movetime=MS and option.NAME=VALUE (repeat --engine for each engine).
@@ -78,7 +80,7 @@ pub struct MatchArgs {
     engine: Vec<String>,
     /// Instead of playing: add up the --json summaries of a match's shards (--shard K/N) and
     /// print the table (and --json) that one run of those games would give.
-    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["engine", "records", "shard"])]
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["engine", "records", "apgame", "shard"])]
     merge: Vec<PathBuf>,
     /// Games per pairing (rounded up to whole pairs).
     #[arg(long, default_value_t = 10)]
@@ -146,6 +148,11 @@ pub struct MatchArgs {
     /// Write the final summary as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Write the games as Abstract Play game records (a JSON array) to FILE, rewritten after
+    /// each game (the file must be new, unless --resume: it is then rebuilt from the --records
+    /// file's games).
+    #[arg(long, value_name = "FILE")]
+    apgame: Option<PathBuf>,
     /// With three or more engines: the first plays each of the others only.
     #[arg(long)]
     gauntlet: bool,
@@ -280,6 +287,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
         .iter()
         .chain(&args.pgn)
         .chain(&args.json)
+        .chain(&args.apgame)
         .map(PathBuf::as_path)
         .collect();
     files::check_outputs(&match_inputs(args), &outputs)?;
@@ -290,6 +298,9 @@ pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
     // Every output is checked before the first game, so that a wrong path costs no games.
     if let Some(json) = &args.json {
         drop(Output::create(json)?);
+    }
+    if let Some(path) = &args.apgame {
+        ApgameFile::check(path, args.resume)?;
     }
     let (records, recorded) = match &args.records {
         Some(path) => {
@@ -308,7 +319,12 @@ pub fn run_match(args: &MatchArgs) -> Result<(), MatchError> {
     let mut tally = Tally::new(names, &pairings, planned, config.sprt);
     tally.shard = config.shard;
     tally.fingerprint = config.fingerprint();
+    let apgame = match &args.apgame {
+        Some(path) => Some(ApgameFile::open(path, &recorded)?),
+        None => None,
+    };
     let shared = MatchOutputs::new(tally, records, pgn, args.json.clone());
+    outputs::lock(&shared).apgame = apgame;
     outputs::finish_on_interrupt(&shared);
     check_engines(&config)?;
     play(&config, &recorded, &shared);

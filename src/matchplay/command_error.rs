@@ -55,6 +55,13 @@ pub enum MatchError {
     Merge(MergeError),
     /// The records file already holds games and `--resume` was not given.
     RecordsExist(PathBuf),
+    /// The `--apgame` file holds games, and `--resume` was not given or its records hold none.
+    ApgameExists {
+        /// The file.
+        path: PathBuf,
+        /// Whether `--resume` was given.
+        resume: bool,
+    },
     /// The PGN file already holds games, and `--resume` was not given or its records hold none.
     PgnExists {
         /// The file.
@@ -116,6 +123,21 @@ impl fmt::Display for MatchError {
                 f,
                 "--records {}: the file already holds games; add --resume to continue that match, \
                  or give another file",
+                path.display()
+            ),
+            MatchError::ApgameExists {
+                path,
+                resume: false,
+            } => write!(
+                f,
+                "--apgame {}: the file already holds games; add --resume (with that match's \
+                 --records) to rebuild it from the records, or give another file",
+                path.display()
+            ),
+            MatchError::ApgameExists { path, resume: true } => write!(
+                f,
+                "--apgame {}: the file holds games but the records hold none, so it would be \
+                 rebuilt empty; give the match's own --records, or another --apgame file",
                 path.display()
             ),
             MatchError::PgnExists {

@@ -13,6 +13,7 @@
 //!   match's shards added up; [`outputs`]: the records, PGN and summary files written as games
 //!   end; [`resume`]: the records file kept game by game and read back by `--resume`;
 //!   [`pgn_file`]: the `--pgn` file, appended game by game and rebuilt from the records;
+//!   [`apgame_file`]: the games as Abstract Play records (`--apgame`);
 //! - [`crowded`]: capture-heavy middle games, the quiescence search's stress test.
 //!
 //! What other tools share with it lives below it: players and engine specs
@@ -20,6 +21,7 @@
 //! ([`crate::records`]), openings ([`crate::openings`]), shards ([`crate::shard`]) and game-end
 //! reasons ([`crate::reason`]).
 
+pub mod apgame_file;
 pub mod command;
 pub mod command_error;
 pub mod crowded;

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use super::apgame_file::ApgameFile;
 use super::pgn_file::PgnFile;
 use super::report::Tally;
 use super::resume::RecordsFile;
@@ -31,6 +32,8 @@ pub struct MatchOutputs {
     /// Every finished pair so far.
     pub tally: Tally,
     records: Option<RecordsFile>,
+    /// The `--apgame` file, rewritten after each game.
+    pub apgame: Option<ApgameFile>,
     pgn: Option<PgnFile>,
     json: Option<PathBuf>,
     /// The first failed records or PGN write (the match goes on; the error ends it).
@@ -59,6 +62,7 @@ impl MatchOutputs {
         Arc::new(Mutex::new(MatchOutputs {
             tally,
             records,
+            apgame: None,
             pgn,
             json,
             error: None,
@@ -71,8 +75,9 @@ impl MatchOutputs {
         INTERRUPTED.load(Ordering::SeqCst)
     }
 
-    /// Appends game `number`'s record line and PGN (after a failed write, that file is no
-    /// longer written: it keeps whole games only, and the error ends the match).
+    /// Appends game `number`'s record line and PGN, and writes the `--apgame` file again (after
+    /// a failed write, that file is no longer written: it keeps whole games only, and the error
+    /// ends the match).
     pub fn record(&mut self, number: u64, game: &GameResult) {
         if let Some(file) = self.records.as_mut() {
             if let Err(error) = file.append(&game.record.to_string()) {
@@ -83,6 +88,12 @@ impl MatchOutputs {
         if let Some(file) = self.pgn.as_mut() {
             if let Err(error) = file.append(number, &game.record) {
                 self.pgn = None;
+                self.error.get_or_insert(error);
+            }
+        }
+        if let Some(file) = self.apgame.as_mut() {
+            if let Err(error) = file.add(game) {
+                self.apgame = None;
                 self.error.get_or_insert(error);
             }
         }

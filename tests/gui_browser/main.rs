@@ -2,12 +2,14 @@
 //! through WebDriver ([`fantoccini`]) loads the page, plays the first moves by clicking stacks
 //! and squares, waits for the engine's replies and its evaluation, opens the analysis and the
 //! review, switches to 9x9, loads an LFEN, checks the page's rough edges (`edges`: narrow
-//! windows, Load, the score after the game, clock, hint, threats), checks that a game survives
+//! windows, Load, the score after the game, clock, hint, threats), loads and saves game files
+//! (`files`: Abstract Play records, record lines, a malformed file), checks that a game survives
 //! its server killed and started again (`restart`), and saves a screenshot after each step. A
 //! second test plays the puzzle mode (`puzzles`): a puzzle solved, a wrong move refuted, the
-//! rating and streak kept over a reload. It also measures the time from the click to the engine's move (at 100 ms per
-//! move), that time again after the player has thought `LIELOW_GUI_THINK` seconds (default 10:
-//! longer than any idle limit a server might wrongly have), and once more while 1,000 idle
+//! rating and streak kept over a reload. It also measures the time from the click to the
+//! engine's move (at 100 ms per move), that time again after the player has thought
+//! `LIELOW_GUI_THINK` seconds (default 10: longer than any idle limit a server might wrongly
+//! have), and once more while 1,000 idle
 //! connections are held open to the server, and the server's memory with one and with four open
 //! pages.
 //!
@@ -25,6 +27,7 @@ mod gui_support;
 mod support;
 
 mod edges;
+mod files;
 mod puzzles;
 mod restart;
 
@@ -364,6 +367,7 @@ async fn steps(
     ).await?;
     browser.screenshot(&out.join("5-loaded.png")).await?;
     edges::check(browser, gui, out).await?;
+    files::check(browser, out).await?;
     // Three more pages at once, then the server's memory.
     for _ in 0..3 {
         let window = browser.client.new_window(true).await?;

@@ -83,7 +83,9 @@ function gameOver() {
     return `Game over: ${view.winner} has won (${reason}).`;
   }
   const out = flagged();
-  return out ? `Game over: ${out}'s time ran out; ${other(out)} has won.` : null;
+  if (out) return `Game over: ${out}'s time ran out; ${other(out)} has won.`;
+  const ended = loadedEnding();
+  return ended && atLatest() ? `Game over: ${ended}.` : null;
 }
 
 async function render() {
@@ -103,6 +105,7 @@ async function render() {
   selected = null;
   $("bear-off").hidden = true;
   renderMoves();
+  showGameInfo();
   renderGraph();
   drawThreats();
   renderScore();
@@ -480,20 +483,11 @@ async function goTo(ply) {
   next();
 }
 
-function recordLine() {
-  // The record format of `lielow match`: start ; moves ; winner ; reason ; blue ; red ; opening N.
-  if (!view || !view.winner || !atLatest()) return null;
-  const last = game.moves[game.moves.length - 1] || "";
-  const reason = reasonOf(last);
-  const name = (p) => (p === "human" ? "human" : engines[+p]).replace(/[;\n]/g, " ");
-  return `${game.start} ; ${game.moves.join(" ")} ; ${view.winner === "Blue" ? "b" : "r"} ; ${reason} ; ${name(game.blue)} ; ${name(game.red)} ; opening ${Math.min(game.opening || 0, game.moves.length)}`;
-}
-
-async function newGame(start, moves, opening = 0) {
+async function newGame(start, moves, opening = 0, loaded = null) {
   await stopSearches();
   Clock.stop();
   const clock = game.kind === "clock" ? Clock.fresh(game.clockBase * 60000, game.clockInc * 1000) : null;
-  game = { ...game, start, moves, opening, cursor: moves.length, evals: {}, review: null, bestArrow: null, clock };
+  game = { ...game, start, moves, opening, loaded, cursor: moves.length, evals: {}, review: null, bestArrow: null, clock };
   lastScore = null;
   hint = null;
   save();
@@ -503,47 +497,140 @@ async function newGame(start, moves, opening = 0) {
   // The Load box is for the next load: text left in it would read as the game on the board.
   $("load-text").value = "";
   loadError("");
+  if (!loaded) $("load-pick").hidden = true;
   $("size").value = start.split("/").length === 9 ? "9" : "8";
   await render();
   next();
 }
 
 $("new-game").onclick = () => newGame(START[+$("size").value], []);
-// A failed Load says why under its button, where the player is looking.
-function loadError(text) { $("load-error").textContent = text; $("load-error").hidden = !text; }
-$("load").onclick = async () => {
-  const text = $("load-text").value.trim();
-  loadError("");
-  if (!text) return loadError("Paste an LFEN, \"LFEN moves ...\" or a record line first.");
-  let start = text, moves = [];
-  let opening = 0;
-  if (text.includes(" ; ")) {
-    const fields = text.split(" ; ");
-    start = fields[0]; moves = fields[1].trim() ? fields[1].trim().split(/\s+/) : [];
-    // A record's "opening N": its first N moves were the runner's, never judged.
-    const marked = (fields[6] || "").match(/^opening (\d+)$/);
-    if (marked) opening = Math.min(+marked[1], moves.length);
-  } else if (text.includes(" moves")) {
-    const [position, rest] = text.split(" moves");
-    start = position.trim(); moves = rest.trim() ? rest.trim().split(/\s+/) : [];
-  }
-  if (start === "startpos") start = START[+$("size").value];
-  try {
-    await api("/api/position", { start, moves });
-  } catch (error) { return loadError(`Cannot load it: ${error.message}`); }
-  newGame(start, moves, opening);
-};
 $("copy-lfen").onclick = () => navigator.clipboard.writeText(view ? view.lfen : "").then(() => status("LFEN copied."));
 $("copy-moves").onclick = () => navigator.clipboard.writeText(`${game.start} moves ${game.moves.join(" ")}`).then(() => status("Moves copied."));
-$("save").onclick = () => {
-  const record = recordLine();
-  const text = record || `${game.start} moves ${game.moves.join(" ")}`;
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([text + "\n"], { type: "text/plain" }));
-  link.download = record ? "lielow-game.txt" : "lielow-game-unfinished.txt";
-  link.click();
-  status(record ? "Saved in the record format of lielow match." : "The game is not over: saved as 'LFEN moves ...'.");
+
+// ---- Load and Save of game files --------------------------------------------------------
+// The server reads every format (`POST /api/load`: record lines, PGN, Abstract Play records, or
+// a position) and writes the one asked for (`POST /api/save`). A loaded game keeps its file's
+// players, result and header in `game.loaded`; its result holds while the moves are the file's.
+let loadedGames = [];   // the games of the last file loaded
+
+// A failed Load says why under its button, where the player is looking; the board keeps its game.
+function loadError(text) { $("load-error").textContent = text; $("load-error").hidden = !text; }
+
+async function loadText(text) {
+  loadError("");
+  if (!text.trim()) return loadError("Paste an LFEN, \"LFEN moves ...\", record lines, PGN or an Abstract Play record first.");
+  let answer;
+  try {
+    answer = await api("/api/load", { text, size: +$("size").value });
+  } catch (error) { return loadError(`Cannot load it: ${error.message}`); }
+  loadedGames = answer.games;
+  const pick = $("load-games");
+  pick.innerHTML = loadedGames.map((g, i) => `<option value="${i}">${escapeHtml(gameTitle(g, i))}</option>`).join("");
+  $("load-pick").hidden = loadedGames.length < 2;
+  await pickGame(0);
+  if (answer.warnings.length) status(`Loaded, but: ${answer.warnings.join("; ")}`);
+  else if (loadedGames.length > 1) status(`${loadedGames.length} games in the file (${answer.format}): pick one under Load.`);
+}
+
+async function pickGame(index) {
+  const g = loadedGames[index];
+  if (!g) return;
+  const named = g.blue || g.red || g.result || g.tags.length;
+  const loaded = named ? { blue: g.blue, red: g.red, result: g.result, tags: g.tags, moves: g.moves.join(" ") } : null;
+  $("load-games").value = String(index);
+  await newGame(g.start, g.moves, Math.min(g.opening || 0, g.moves.length), loaded);
+}
+
+function escapeHtml(text) { return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
+function tagOf(g, name) { const t = g.tags.find(([key]) => key === name); return t ? t[1] : null; }
+function resultText(result) {
+  return result ? `${result.winner} won (${result.reason.replace(/-/g, " ")})` : null;
+}
+// A file's game in the picker: its number, players, result and length.
+function gameTitle(g, i) {
+  const result = resultText(g.result) || endingText(g.tags) || "no result";
+  return `${i + 1}. ${g.blue || "?"} - ${g.red || "?"}: ${result}, ${g.moves.length} moves`;
+}
+
+// How a file says a game ended that the rules did not end (its `ending` tag), or null.
+function endingText(tags) {
+  const ending = tags.find(([key]) => key === "ending");
+  if (!ending) return null;
+  const score = (side) => +(tags.find(([key]) => key === `${side}.result`) || [0, 0])[1];
+  const winner = score("blue") > score("red") ? "Blue" : score("red") > score("blue") ? "Red" : null;
+  const word = { resign: "resignation", timeout: "timeout", draw: "a draw agreed", abandoned: "the game abandoned" }[ending[1]] || ending[1];
+  return winner ? `${winner} won by ${word}` : `ended by ${word}`;
+}
+
+// A header field's value as shown: an object's fields as "name: value", other text as it is.
+function tagText(value) {
+  if (!value.startsWith("{")) return value;
+  try {
+    return Object.entries(JSON.parse(value)).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ");
+  } catch (error) { return value; }
+}
+
+// Whether the loaded file's result still describes the game on the board.
+function loadedHolds() { return !!(game.loaded && game.loaded.moves === game.moves.join(" ")); }
+
+// How a loaded game ended when the rules did not end it (a resignation, a forfeit), or null.
+function loadedEnding() {
+  if (!loadedHolds() || (view && view.winner)) return null;
+  const { result, tags } = game.loaded;
+  if (result) return `${other(result.winner)} lost by ${result.reason.replace(/-/g, " ")}; ${result.winner} has won`;
+  return endingText(tags);
+}
+
+// The loaded game's players, result and other header fields, above the board's controls.
+function showGameInfo() {
+  const info = $("game-info");
+  const loaded = game.loaded;
+  info.hidden = !loaded;
+  if (!loaded) return;
+  const ended = loadedHolds() ? (resultText(loaded.result) || loadedEnding() || "no result") : "moves changed since loading";
+  const shownTags = loaded.tags.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(tagText(v))}</td></tr>`).join("");
+  info.innerHTML = `<div><span class="players"><span class="blue">${escapeHtml(loaded.blue || "?")}</span> (Blue) vs ` +
+    `<span class="red">${escapeHtml(loaded.red || "?")}</span> (Red)</span>: ${escapeHtml(ended)}</div>` +
+    (shownTags ? `<details><summary>Header (${loaded.tags.length} fields)</summary><table>${shownTags}</table></details>` : "");
+}
+
+$("load").onclick = () => loadText($("load-text").value);
+$("load-file").onchange = async () => {
+  const file = $("load-file").files[0];
+  $("load-file").value = "";
+  if (file) await loadText(await file.text());
 };
+$("load-games").onchange = () => pickGame(+$("load-games").value);
+
+// The game on the board as Save sends it: the loaded file's players, result and header while
+// they hold, else the page's players and what ended the game here.
+function gameToSave() {
+  const name = (p) => (p === "human" ? "human" : engines[+p]);
+  const loaded = game.loaded;
+  const out = flagged();
+  let result = null;
+  if (loadedHolds() && loaded.result) result = loaded.result;
+  else if (out) result = { winner: other(out), reason: "time-forfeit" };
+  return {
+    start: game.start, moves: game.moves, opening: Math.min(game.opening || 0, game.moves.length), result,
+    blue: loaded ? loaded.blue : name(game.blue), red: loaded ? loaded.red : name(game.red),
+    tags: loaded ? (loadedHolds() ? loaded.tags : loaded.tags.filter(([k]) => !["ending", "blue.result", "red.result"].includes(k))) : [],
+  };
+}
+
+$("save").onclick = async () => {
+  let answer;
+  try {
+    answer = await api("/api/save", { format: $("save-format").value, game: gameToSave() });
+  } catch (error) { return fail(`Cannot save: ${error.message}`); }
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([answer.text], { type: "text/plain" }));
+  link.download = answer.filename;
+  link.click();
+  status(answer.note);
+};
+// ---- end of Load and Save ---------------------------------------------------------------
+
 $("flip").onclick = () => { game.flip = !game.flip; save(); render().then(highlight); };
 $("first").onclick = () => goTo(0);
 $("prev").onclick = () => goTo(game.cursor - 1);
