@@ -86,7 +86,7 @@ pub enum PuzzlesError {
     /// A file could not be read, or the output written.
     File(FileError),
     /// A file of games does not read.
-    Games(PathBuf, GamesError),
+    Games(PathBuf, Box<GamesError>),
     /// No game of the files is on the board asked.
     NoGames(BoardSize),
     /// --min-moves is above --max-moves.
@@ -207,8 +207,8 @@ fn load_games(args: &PuzzlesArgs) -> Result<Option<Vec<Game>>, PuzzlesError> {
     let mut other_board = 0;
     for path in &args.files {
         let text = files::read_text(path, files::limits::RECORDS)?;
-        let read =
-            read_games(&text, args.size).map_err(|e| PuzzlesError::Games(path.clone(), e))?;
+        let read = read_games(&text, args.size)
+            .map_err(|e| PuzzlesError::Games(path.clone(), Box::new(e)))?;
         for warning in &read.warnings {
             eprintln!("{}: {warning}", path.display());
         }
