@@ -252,6 +252,66 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     output.commit()
 }
 
+/// A file that grows only by whole pieces (a match's records, its PGN): each piece is one write,
+/// then synced; a failed or short write is cut back off, so a reader never finds half a piece
+/// that a living writer left.
+#[derive(Debug)]
+pub struct AppendFile {
+    path: PathBuf,
+    file: File,
+    /// Bytes of whole pieces in the file.
+    len: u64,
+}
+
+impl AppendFile {
+    /// Opens `path` for appending (created if missing), its current bytes counted as whole.
+    pub fn open(path: &Path) -> Result<AppendFile, FileError> {
+        let file = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|error| FileError::write(path, error))?;
+        let len = file
+            .metadata()
+            .map_err(|error| FileError::write(path, error))?
+            .len();
+        Ok(AppendFile {
+            path: path.to_owned(),
+            file,
+            len,
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Cuts the file to its first `len` bytes (a torn last piece, or everything).
+    pub fn cut_to(&mut self, len: u64) -> Result<(), FileError> {
+        self.file
+            .set_len(len)
+            .map_err(|error| FileError::write(&self.path, error))?;
+        self.len = len;
+        Ok(())
+    }
+
+    /// Appends `bytes` in one write, then syncs the file.
+    pub fn append(&mut self, bytes: &[u8]) -> Result<(), FileError> {
+        let written = match self.file.write(bytes) {
+            Ok(n) if n == bytes.len() => self.file.sync_data(),
+            Ok(_) => Err(io::Error::new(io::ErrorKind::WriteZero, "short write")),
+            Err(error) => Err(error),
+        };
+        if let Err(error) = written {
+            let _ = self.file.set_len(self.len);
+            return Err(FileError::write(&self.path, error));
+        }
+        self.len += bytes.len() as u64;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,6 +320,26 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("lielow-files-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    #[test]
+    fn an_append_file_grows_by_whole_pieces_and_cuts_back() {
+        let path = scratch("append").join("log.txt");
+        let _ = std::fs::remove_file(&path);
+        let mut file = AppendFile::open(&path).unwrap();
+        file.append(b"one\n").unwrap();
+        file.append(b"two\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\n");
+        file.cut_to(4).unwrap();
+        file.append(b"three\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\nthree\n");
+        // Opened again, it goes on after what is there.
+        let mut again = AppendFile::open(&path).unwrap();
+        again.append(b"four\n").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "one\nthree\nfour\n"
+        );
     }
 
     #[test]

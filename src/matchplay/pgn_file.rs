@@ -5,15 +5,14 @@
 //! from the records' games (in place: a kill while it is rebuilt leaves it for the next
 //! `--resume` to rebuild), so the two never disagree; without it, a PGN file that already holds games is refused, as a records file is.
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::command_error::MatchError;
 use super::runner::Recorded;
 use crate::file_error::FileError;
-use crate::files;
+use crate::files::{self, AppendFile};
 use crate::games::pgn::write_game;
 use crate::games::LoadedGame;
 use crate::records::GameRecord;
@@ -24,10 +23,7 @@ const EVENT: &str = "lielow match";
 /// A PGN file open for appending whole games.
 #[derive(Debug)]
 pub struct PgnFile {
-    path: PathBuf,
-    file: File,
-    /// Bytes of whole games in the file: a failed write is cut back to it.
-    len: u64,
+    file: AppendFile,
     /// The `Date` tag of the games written (the day the file was opened).
     date: String,
 }
@@ -63,38 +59,17 @@ impl PgnFile {
             .collect();
         // Written in place, not through a temporary file: a kill leaves no hidden file, and
         // what it cuts short the next --resume rebuilds.
-        let mut file = OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(|error| FileError::write(path, error))?;
-        file.set_len(0)
-            .and_then(|()| file.write_all(text.as_bytes()))
-            .and_then(|()| file.sync_data())
-            .map_err(|error| FileError::write(path, error))?;
-        Ok(PgnFile {
-            path: path.to_owned(),
-            file,
-            len: text.len() as u64,
-            date,
-        })
+        let mut file = AppendFile::open(path)?;
+        file.cut_to(0)?;
+        file.append(text.as_bytes())?;
+        Ok(PgnFile { file, date })
     }
 
     /// Appends game `number` in one write, then syncs the file; a failed or short write is cut
     /// back off, so the file only ever holds whole games.
     pub fn append(&mut self, number: u64, record: &GameRecord) -> Result<(), FileError> {
-        let bytes = game_text(number, record, &self.date).into_bytes();
-        let written = match self.file.write(&bytes) {
-            Ok(n) if n == bytes.len() => self.file.sync_data(),
-            Ok(_) => Err(io::Error::new(io::ErrorKind::WriteZero, "short write")),
-            Err(error) => Err(error),
-        };
-        if let Err(error) = written {
-            let _ = self.file.set_len(self.len);
-            return Err(FileError::write(&self.path, error));
-        }
-        self.len += bytes.len() as u64;
-        Ok(())
+        self.file
+            .append(game_text(number, record, &self.date).as_bytes())
     }
 }
 

@@ -12,14 +12,13 @@
 //! disk) is left out with a warning and cut off the file; every other line must be a game of
 //! this match (and shard), each number once. Those games are not played again.
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::Path;
 
 use super::command_error::MatchError;
 use super::runner::{self, GameResult, MatchConfig, Recorded};
 use crate::file_error::FileError;
-use crate::files;
+use crate::files::{self, AppendFile};
 use crate::records::{self, GameRecord, SETTINGS_PREFIX};
 
 /// Longer setting texts are kept as their length and hash.
@@ -90,10 +89,7 @@ fn first_difference(line: &str, config: &MatchConfig) -> Option<(&'static str, S
 /// A records file open for appending whole game lines.
 #[derive(Debug)]
 pub struct RecordsFile {
-    path: PathBuf,
-    file: File,
-    /// Bytes of whole lines in the file: a failed write is cut back to it.
-    len: u64,
+    file: AppendFile,
 }
 
 impl RecordsFile {
@@ -112,28 +108,19 @@ impl RecordsFile {
             }
             Ok(metadata) => metadata.len(),
         };
-        let file = OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(|error| FileError::write(path, error))?;
         let mut records = RecordsFile {
-            path: path.to_owned(),
-            file,
-            len,
+            file: AppendFile::open(path)?,
         };
+        let mut len = len;
         if len > 0 && !resume {
             // A file with no game (a settings line a failed start left) may be started again.
             if !holds_no_game(path)? {
                 return Err(MatchError::RecordsExist(path.to_owned()));
             }
-            records.len = 0;
-            records
-                .file
-                .set_len(0)
-                .map_err(|error| FileError::write(path, error))?;
+            records.file.cut_to(0)?;
+            len = 0;
         }
-        if records.len == 0 {
+        if len == 0 {
             records.append(&settings_line(config))?;
             return Ok((records, Recorded::new()));
         }
@@ -143,9 +130,9 @@ impl RecordsFile {
 
     /// Reads the file's games for `--resume`, cutting off a torn last line.
     fn read_back(&mut self, config: &MatchConfig) -> Result<Recorded, MatchError> {
-        let text = files::read_text(&self.path, files::limits::RECORDS)?;
+        let path = self.file.path().to_owned();
+        let text = files::read_text(&path, files::limits::RECORDS)?;
         let (settings, lines, torn) = records::split_torn(&text);
-        let path = self.path.clone();
         let Some(settings) = settings else {
             return Err(MatchError::RecordsUnknown(path));
         };
@@ -179,10 +166,7 @@ impl RecordsFile {
                 path.display(),
                 torn.len()
             );
-            self.len = (text.len() - torn.len()) as u64;
-            self.file
-                .set_len(self.len)
-                .map_err(|error| FileError::write(&path, error))?;
+            self.file.cut_to((text.len() - torn.len()) as u64)?;
         }
         Ok(recorded)
     }
@@ -190,18 +174,7 @@ impl RecordsFile {
     /// Appends `line` and its line break in one write, then syncs the file; a failed or short
     /// write is cut back off, so the file only ever holds whole lines.
     pub fn append(&mut self, line: &str) -> Result<(), FileError> {
-        let bytes = format!("{line}\n").into_bytes();
-        let written = match self.file.write(&bytes) {
-            Ok(n) if n == bytes.len() => self.file.sync_data(),
-            Ok(_) => Err(io::Error::new(io::ErrorKind::WriteZero, "short write")),
-            Err(error) => Err(error),
-        };
-        if let Err(error) = written {
-            let _ = self.file.set_len(self.len);
-            return Err(FileError::write(&self.path, error));
-        }
-        self.len += bytes.len() as u64;
-        Ok(())
+        self.file.append(format!("{line}\n").as_bytes())
     }
 }
 
