@@ -120,9 +120,10 @@ function squareOf(event) {
   return element ? element.getAttribute("data-square") : null;
 }
 
-// A circle of class `cls` on `square` of the board's picture, `radius` a share of a square.
-function mark(square, cls, radius) {
-  const svg = $("board").firstElementChild;
+// A circle of class `cls` on `square` of a board's picture (the game's, or the element `board`
+// names: the puzzle mode's), `radius` a share of a square.
+function mark(square, cls, radius, board = "board") {
+  const svg = $(board).firstElementChild;
   const r = svg.querySelector(`rect.square[data-square="${square}"]`);
   if (!r) return;
   const c = document.createElementNS("http://www.w3.org/2000/svg", "circle");

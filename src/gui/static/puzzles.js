@@ -139,28 +139,16 @@ function myTurn() {
   return !puzzles.busy && !puzzles.over && !puzzles.wrong && puzzles.view && puzzles.view.side === solver() && !puzzles.view.winner;
 }
 
-// A circle of class `cls` on `square` of the puzzle's board, `radius` a share of a square.
-function puzzleMark(square, cls, radius) {
-  const svg = $("puzzle-board").firstElementChild;
-  const r = svg.querySelector(`rect.square[data-square="${square}"]`);
-  if (!r) return;
-  const c = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-  const x = +r.getAttribute("x"), y = +r.getAttribute("y"), w = +r.getAttribute("width");
-  c.setAttribute("cx", x + w / 2); c.setAttribute("cy", y + w / 2); c.setAttribute("r", w * radius);
-  c.setAttribute("class", cls);
-  svg.appendChild(c);
-}
-
 function puzzleHighlight() {
   const svg = $("puzzle-board").firstElementChild;
   svg.querySelectorAll(".target, .selected").forEach((e) => e.remove());
   $("puzzle-bear-off").hidden = true;
   const from = puzzles.selected;
   if (!from) return;
-  puzzleMark(from, "selected", 0.44);
+  mark(from, "selected", 0.44, "puzzle-board");
   for (const move of puzzles.view.legal.filter((m) => m.startsWith(from))) {
     if (move.endsWith("-off")) $("puzzle-bear-off").hidden = false;
-    else puzzleMark(move.slice(3), "target", 0.16);
+    else mark(move.slice(3), "target", 0.16, "puzzle-board");
   }
 }
 
