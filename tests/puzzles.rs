@@ -223,7 +223,7 @@ fn bad_input_is_refused_with_one_line() {
     let out = dir.join("out.txt");
     let out = out.to_str().unwrap();
     for (args, expect) in [
-        (vec![bad.to_str().unwrap()], "bad.txt: line 1:"),
+        (vec![bad.to_str().unwrap()], "bad.txt: game 1 (line 1):"),
         (
             vec!["/nonexistent/games.txt"],
             "cannot read /nonexistent/games.txt",
