@@ -6,7 +6,8 @@
 # builds the release binary and runs, for each board size, the engine's own games (seed 1)
 # until 300 puzzles are proven, into out-dir/8x8.txt and out-dir/9x9.txt (default: puzzles/,
 # the shipped sets). Each file's first line records the command that made it. The same command
-# writes the same file on any machine; CONCURRENCY (default 2) only changes how long it takes.
+# writes the same file on any machine with the same engine (the games are its own: the shipped
+# sets come from the engine of 6b203f0); CONCURRENCY (default 2) only changes how long it takes.
 set -euo pipefail
 
 if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
