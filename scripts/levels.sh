@@ -15,7 +15,8 @@
 # a loss added to every pairing, so that a 20-0 sweep gives a finite, if rough, step.
 #
 # Defaults, each overridable by an environment variable:
-#   LIELOW=target/release/lielow (built if missing)   GAMES=30   MOVETIME=20   PLIES=4
+#   LIELOW=target/release/lielow (built if missing)   GAMES=200 (about 8 minutes on 8x8)
+#   MOVETIME=20   PLIES=4
 #   LATENCY=1000 (ms past the movetime before a move is a time forfeit: on a loaded machine the
 #   50 ms default made a third of the full-strength engine's losses forfeits; the engines still
 #   plan for MOVETIME)
@@ -32,7 +33,7 @@ fi
 out=${1:-levels-out}
 root=$(git rev-parse --show-toplevel)
 lielow=${LIELOW:-$root/target/release/lielow}
-games=${GAMES:-30}
+games=${GAMES:-200}
 movetime=${MOVETIME:-20}
 plies=${PLIES:-4}
 size=${SIZE:-8}
