@@ -10,6 +10,7 @@
 //! line cut short by a killed writer) is said in a warning.
 
 pub mod apgame;
+pub mod date;
 pub mod pgn;
 
 use std::fmt;

@@ -13,6 +13,7 @@ use super::command_error::MatchError;
 use super::runner::Recorded;
 use crate::file_error::FileError;
 use crate::files::{self, AppendFile};
+use crate::games::date::civil_date;
 use crate::games::pgn::write_game;
 use crate::games::LoadedGame;
 use crate::records::GameRecord;
@@ -92,31 +93,4 @@ fn today() -> String {
         .map_or(0, |elapsed| elapsed.as_secs());
     let (year, month, day) = civil_date(seconds / 86_400);
     format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// The calendar date of day `days` since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-fn civil_date(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + u64::from(month <= 2);
-    (year, month, day)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn days_since_1970_become_calendar_dates() {
-        assert_eq!(civil_date(0), (1970, 1, 1));
-        assert_eq!(civil_date(59), (1970, 3, 1));
-        assert_eq!(civil_date(11_016), (2000, 2, 29));
-        assert_eq!(civil_date(20_794), (2026, 12, 7));
-    }
 }

@@ -10,6 +10,7 @@ use lielow_rules::moves::Move;
 use lielow_rules::position::Position;
 
 use super::{ENDING, GAME, NINE, OPENING, SIDES, SITE, STRING_FIELDS, TERMINATION};
+use crate::games::date::civil_date;
 use crate::games::LoadedGame;
 
 /// The records of `games`, as a JSON array (one record a line group, indented), `now` the time
@@ -141,16 +142,7 @@ pub fn iso_date(time: SystemTime) -> String {
     let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
     let seconds = since.as_secs();
     let (days, rest) = (seconds / 86_400, seconds % 86_400);
-    // Days to a civil date (the proleptic Gregorian calendar), as in H. Hinnant's algorithms.
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = civil_date(days);
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
         rest / 3600,
