@@ -30,7 +30,8 @@ impl ApgameFile {
     /// opened, so that a refused match leaves nothing behind).
     pub fn check(path: &Path, resume: bool) -> Result<(), MatchError> {
         if !resume && holds_games(path) {
-            return Err(MatchError::ApgameExists {
+            return Err(MatchError::OutputExists {
+                flag: "apgame",
                 path: path.to_owned(),
                 resume,
             });
@@ -42,7 +43,8 @@ impl ApgameFile {
     /// that holds games is never rebuilt empty (records of no game are not that match's).
     pub fn open(path: &Path, recorded: &Recorded) -> Result<ApgameFile, MatchError> {
         if recorded.is_empty() && holds_games(path) {
-            return Err(MatchError::ApgameExists {
+            return Err(MatchError::OutputExists {
+                flag: "apgame",
                 path: path.to_owned(),
                 resume: true,
             });

@@ -55,15 +55,11 @@ pub enum MatchError {
     Merge(MergeError),
     /// The records file already holds games and `--resume` was not given.
     RecordsExist(PathBuf),
-    /// The `--apgame` file holds games, and `--resume` was not given or its records hold none.
-    ApgameExists {
-        /// The file.
-        path: PathBuf,
-        /// Whether `--resume` was given.
-        resume: bool,
-    },
-    /// The PGN file already holds games, and `--resume` was not given or its records hold none.
-    PgnExists {
+    /// An output rebuilt from the records (`--pgn`, `--apgame`) already holds games, and
+    /// `--resume` was not given or its records hold none.
+    OutputExists {
+        /// The output's flag, without its dashes (`pgn`, `apgame`).
+        flag: &'static str,
         /// The file.
         path: PathBuf,
         /// Whether `--resume` was given.
@@ -125,34 +121,24 @@ impl fmt::Display for MatchError {
                  or give another file",
                 path.display()
             ),
-            MatchError::ApgameExists {
+            MatchError::OutputExists {
+                flag,
                 path,
                 resume: false,
             } => write!(
                 f,
-                "--apgame {}: the file already holds games; add --resume (with that match's \
+                "--{flag} {}: the file already holds games; add --resume (with that match's \
                  --records) to rebuild it from the records, or give another file",
                 path.display()
             ),
-            MatchError::ApgameExists { path, resume: true } => write!(
-                f,
-                "--apgame {}: the file holds games but the records hold none, so it would be \
-                 rebuilt empty; give the match's own --records, or another --apgame file",
-                path.display()
-            ),
-            MatchError::PgnExists {
+            MatchError::OutputExists {
+                flag,
                 path,
-                resume: false,
+                resume: true,
             } => write!(
                 f,
-                "--pgn {}: the file already holds games; add --resume (with that match's \
-                 --records) to rebuild it from the records, or give another file",
-                path.display()
-            ),
-            MatchError::PgnExists { path, resume: true } => write!(
-                f,
-                "--pgn {}: the file holds games but the records hold none, so it would be \
-                 rebuilt empty; give the match's own --records, or another --pgn file",
+                "--{flag} {}: the file holds games but the records hold none, so it would be \
+                 rebuilt empty; give the match's own --records, or another --{flag} file",
                 path.display()
             ),
             MatchError::RecordsUnknown(path) => write!(

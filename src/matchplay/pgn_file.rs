@@ -49,7 +49,8 @@ impl PgnFile {
         };
         // A resumed match with no game recorded would rebuild the file empty: refused too.
         if holds_games && (!resume || recorded.is_empty()) {
-            return Err(MatchError::PgnExists {
+            return Err(MatchError::OutputExists {
+                flag: "pgn",
                 path: path.to_owned(),
                 resume,
             });
