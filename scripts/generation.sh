@@ -19,7 +19,8 @@
 #    GATE_LIMIT on balanced books (made once into the cache), on 8x8 and then 9x9. The
 #    candidate passes when one size accepts H1 and the other does not accept H0 and shows no
 #    loss (Elo >= 0); the script says so, and shipping it is copying the file to
-#    crates/engine/nets/lielow.nnue (Bench changes; docs/results/networks.md gets the row).
+#    crates/engine/nets/lielow.nnue (Bench changes; docs/results/networks.md gets the row,
+#    its speed figures from scripts/speed.sh).
 #
 # Settings (environment), with their defaults:
 #   GAMES=40000  NODES=5000  SEED=4  HISTORY=2 (generations of data to train on)
