@@ -33,7 +33,7 @@ fn run_flags(dir: &Path) -> Vec<String> {
         "--random-plies",
         "4",
         "--seed",
-        "12",
+        "14",
     ]
     .map(String::from)
     .to_vec()
