@@ -21,7 +21,8 @@ binary=$1 runs=${2:-5} bench_depth=${3:-8}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "speed.sh: RUNS=$runs is not a positive number" >&2; exit 2; }
 [[ $bench_depth =~ ^[1-9][0-9]*$ ]] || { echo "speed.sh: BENCH_DEPTH=$bench_depth is not a positive number" >&2; exit 2; }
 
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# shellcheck source=scripts/lib/ugi.sh
+. "$(dirname "$0")/lib/ugi.sh"
 bench_nps() { "$binary" bench "$bench_depth" "$@" 2>&1 | awk '$2 == "nodes" && $4 == "nps" { print $3 }'; }
 
 bench_nps >/dev/null
@@ -42,13 +43,8 @@ trap 'rm -f "$out"' EXIT
 for size in 8 9; do
     depths=()
     for _ in $(seq "$runs"); do
-        : >"$out"
-        # Input stays open until `bestmove`: the end of input would stop the search (it is `quit`).
-        {
-            printf 'setoption name BoardSize value %s\nisready\nposition startpos\ngo movetime 1000\n' "$size"
-            until grep -q '^bestmove' "$out"; do sleep 0.01; done
-            echo quit
-        } | "$binary" >"$out"
+        ugi_run "$binary" "$out" "setoption name BoardSize value $size" isready "position startpos" \
+            "go movetime 1000"
         depths+=("$(awk '$1 == "info" && $2 == "depth" && / score / && !/bound/ { d = $3 } END { print d }' "$out")")
     done
     echo "${size}x$size depth in 1 s: ${depths[*]} (median $(printf '%s\n' "${depths[@]}" | median))"

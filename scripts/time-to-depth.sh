@@ -13,24 +13,20 @@ if [ $# -lt 1 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
     sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
     exit 2
 fi
+# shellcheck source=scripts/lib/ugi.sh
+. "$(dirname "$0")/lib/ugi.sh"
 binary=$1 size=${2:-8} depth=${3:-16} threads=${4:-2} runs=${5:-5}
 out=$(mktemp "${TMPDIR:-/tmp}/lielow-ttd.XXXXXX")
 trap 'rm -f "$out"' EXIT
 times=()
 for _ in $(seq "$runs"); do
-    : >"$out"
-    # Input stays open until `bestmove`: the end of input would stop the search (it is `quit`).
-    {
-        printf 'setoption name BoardSize value %s\nsetoption name Threads value %s\n' "$size" "$threads"
-        printf 'isready\nposition startpos\ngo depth %s\n' "$depth"
-        until grep -q '^bestmove' "$out"; do sleep 0.01; done
-        echo quit
-    } | "$binary" >"$out"
+    ugi_run "$binary" "$out" "setoption name BoardSize value $size" \
+        "setoption name Threads value $threads" isready "position startpos" "go depth $depth"
     ms=$(awk -v d="$depth" '$1 == "info" && $2 == "depth" && $3 == d {
         for (i = 4; i < NF; i++) if ($i == "time") t = $(i + 1) } END { print t }' "$out")
     [ -n "$ms" ] || { echo "time-to-depth.sh: no iteration at depth $depth" >&2; exit 1; }
     times+=("$ms")
 done
 sorted=$(printf '%s\n' "${times[@]}" | sort -n)
-median=$(echo "$sorted" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-echo "${size}x${size} depth $depth, $threads threads, $runs runs (ms): $(echo $sorted) median $median"
+echo "${size}x${size} depth $depth, $threads threads, $runs runs (ms): ${sorted//$'\n'/ }" \
+    "median $(echo "$sorted" | median)"

@@ -16,19 +16,17 @@ if [ $# -lt 1 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
     sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
     exit 2
 fi
+# shellcheck source=scripts/lib/ugi.sh
+. "$(dirname "$0")/lib/ugi.sh"
 binary=$1 depth=${2:-14} size=${3:-8} count=${4:-20}
 out=$(mktemp "${TMPDIR:-/tmp}/lielow-warm.XXXXXX")
 trap 'rm -f "$out"' EXIT
 mapfile -t positions < <("$binary" openings --size "$size" --plies 20 --count "$count" --seed 5)
-# Input stays open until the last `bestmove`: the end of input would stop the search.
-{
-    printf 'isready\n'
-    for i in "${!positions[@]}"; do
-        printf 'position fen %s\ngo depth %s\n' "${positions[$i]}" "$depth"
-        until [ "$(grep -c '^bestmove' "$out")" -gt "$i" ]; do sleep 0.005; done
-    done
-    echo quit
-} | "$binary" >"$out"
+commands=(isready)
+for position in "${positions[@]}"; do
+    commands+=("position fen $position" "go depth $depth")
+done
+ugi_run "$binary" "$out" "${commands[@]}"
 awk -v d="$depth" '$1 == "info" && $2 == "depth" {
         for (i = 4; i < NF; i++) { if ($i == "time") t = $(i + 1); if ($i == "nodes") n = $(i + 1) } }
     $1 == "bestmove" { ms += t; nodes += n; searches++ }
