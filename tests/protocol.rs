@@ -260,6 +260,55 @@ fn handshake_lists_id_and_options() {
     assert!(engine.sync().is_empty());
 }
 
+/// protocol.md's table of options gives each number option the range and default the
+/// handshake declares, and the README the range of `UCI_Elo`: the ladder behind `UCI_Elo` is
+/// measured again with each new network, and a copy of its ends in the documents must follow.
+#[test]
+fn documented_option_ranges_match_the_handshake() {
+    let protocol = std::fs::read_to_string("protocol.md").expect("protocol.md");
+    let readme = std::fs::read_to_string("README.md").expect("README.md");
+    let mut engine = Engine::start();
+    engine.send("ugi");
+    let spins: Vec<String> = engine
+        .until(|line| line == "ugiok")
+        .into_iter()
+        .filter(|line| line.contains(" type spin "))
+        .collect();
+    assert!(spins.len() >= 5, "{spins:?}");
+    for line in spins {
+        let (name, declared) = line
+            .strip_prefix("option name ")
+            .and_then(|rest| rest.split_once(" type spin "))
+            .unwrap_or_else(|| panic!("{line}"));
+        let words: Vec<&str> = declared.split(' ').collect();
+        let [_, default, _, min, _, max] = words[..] else {
+            panic!("{line}")
+        };
+        let row_start = format!("| `{name}` | ");
+        let row = protocol
+            .lines()
+            .find(|row| row.starts_with(&row_start))
+            .unwrap_or_else(|| panic!("protocol.md has no row for {name}"));
+        let range = row[row_start.len()..].split(" |").next().unwrap();
+        let range_text = range.split(" (").next().unwrap();
+        assert!(
+            range_text == format!("{min}..{max}") || range_text == format!("{min} or {max}"),
+            "protocol.md gives {name} the range {range:?}; the engine {min} to {max}"
+        );
+        if let Some(documented) = range.split(" (").nth(1) {
+            assert_eq!(
+                documented,
+                format!("{default})"),
+                "{name}'s default in protocol.md"
+            );
+        }
+        if name == "UCI_Elo" {
+            let text = format!("`UCI_Elo` {min} to {max}");
+            assert!(readme.contains(&text), "the README should say {text}");
+        }
+    }
+}
+
 #[test]
 fn options_are_applied_or_refused_with_one_error() {
     let mut engine = Engine::start();
