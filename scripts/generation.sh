@@ -6,9 +6,12 @@
 #
 # 1. Games. This checkout's engine (built once, copied into the cache so a rebuild changes
 #    nothing) plays GAMES self-play games with the shipped network (crates/engine/nets/
-#    lielow.nnue) at NODES nodes a move, both boards, seed SEED, into
-#    $CACHE/data/<network>/games-n<NODES>-s<SEED>.bin, where <network> is the first 16 hex
-#    digits of the network file's SHA-256. The file resumes where a stopped run left it.
+#    lielow.nnue) at NODES nodes a move on the boards SIZE names (both: each game's board drawn
+#    half and half), seed SEED, into $CACHE/data/<network>/games-n<NODES>-s<SEED>.bin (with
+#    -<SIZE>x<SIZE> before .bin for one board), where <network> is the first 16 hex digits of
+#    the network file's SHA-256. The file resumes where a stopped run left it; games of
+#    another NODES, SEED or SIZE go to a file of their own beside it, and training reads them
+#    all.
 # 2. Training. A candidate network trained on those games and their left-right mirror images,
 #    going on from the shipped network (INIT=embedded; INIT=none starts from random weights),
 #    and also on the games of the HISTORY-1 networks shipped before it whose data the cache
@@ -23,7 +26,8 @@
 #    its speed figures from scripts/speed.sh).
 #
 # Settings (environment), with their defaults:
-#   GAMES=40000  NODES=5000  SEED=4  HISTORY=2 (generations of data to train on)
+#   GAMES=40000  NODES=5000  SEED=4  SIZE=both (or 8 or 9)
+#   HISTORY=2 (generations of data to train on)
 #   INIT=embedded  EPOCHS=3  BATCH=16384  LAMBDA=0.9  SCALE=120  RATE=0.001
 #   (going on from the shipped network, a few epochs at a small step size: more overfits)
 #   GATE_LIMIT="--nodes 20000"  GATE_GAMES=6000 (upper bound per size)  CONCURRENCY=$(nproc)
@@ -31,8 +35,10 @@
 #   CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/lielow (outside the work tree; never committed)
 #
 # Time on 2 cores (docs/results/networks.md has the measured rows): 40,000 games at 5000
-# nodes are about 1.6 million positions in about 25 minutes of idle cores; training on them
-# and their mirror images takes a few minutes; each gate SPRT at 20,000 nodes 15 to 45 minutes.
+# nodes are about 1.6 million positions in about 25 minutes of idle cores; training on two
+# generations of them and their mirror images (about 6 million positions) under a minute;
+# each gate SPRT at 20,000 nodes 5 to 15 minutes (networks 6 and 7: 5 to 8). A generation is
+# about an hour of the machine.
 #
 # Exit status: 0 when the candidate passes (or the steps asked for ran), 1 when it fails the
 # gate, 2 on errors.
@@ -42,6 +48,7 @@ out=${1:-generation-out}
 GAMES=${GAMES:-40000}
 NODES=${NODES:-5000}
 SEED=${SEED:-4}
+SIZE=${SIZE:-both}
 HISTORY=${HISTORY:-2}
 INIT=${INIT:-embedded}
 EPOCHS=${EPOCHS:-3}
@@ -59,6 +66,7 @@ fail() { echo "generation.sh: $*" >&2; exit 2; }
 for number in GAMES NODES SEED HISTORY EPOCHS BATCH GATE_GAMES CONCURRENCY; do
     [[ ${!number} =~ ^[0-9]+$ ]] || fail "$number=${!number} is not a number"
 done
+case $SIZE in both | 8 | 9) ;; *) fail "SIZE=$SIZE: give both, 8 or 9" ;; esac
 [ "$HISTORY" -ge 1 ] || fail "HISTORY=$HISTORY: at least 1 (the newest games)"
 case $INIT in embedded | none) ;; *) fail "INIT=$INIT: give embedded or none" ;; esac
 for step in $STEPS; do
@@ -77,7 +85,9 @@ bin=${CARGO_TARGET_DIR:-$root/target}/release/lielow
 
 data_dir=$CACHE/data/$shipped
 mkdir -p "$data_dir"
-games_file=$data_dir/games-n$NODES-s$SEED.bin
+board_suffix=
+[ "$SIZE" = both ] || board_suffix=-${SIZE}x$SIZE
+games_file=$data_dir/games-n$NODES-s$SEED$board_suffix.bin
 echo "shipped network $shipped; its games: $games_file" >&2
 
 if wants games; then
@@ -89,7 +99,7 @@ if wants games; then
         git -C "$root" rev-parse HEAD >"$data_dir/player-commit"
     fi
     "$player" datagen --output "$games_file" --games "$GAMES" --nodes "$NODES" --seed "$SEED" \
-        --eval embedded --concurrency "$CONCURRENCY"
+        --size "$SIZE" --eval embedded --concurrency "$CONCURRENCY"
 fi
 
 candidate=$out/candidate.nnue

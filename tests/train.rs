@@ -372,8 +372,8 @@ fn mirror_doubles_the_training_positions_and_keeps_the_validation_set() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `--init` goes on from a network: the new one says where it started, and the errors of a
-/// network that cannot be a start name the flag.
+/// `--init` goes on from a network: the new one says where it started, a one-bucket network
+/// splits into `--buckets`, and the errors of a network that cannot be a start name the flag.
 #[test]
 fn training_goes_on_from_a_network_with_init() {
     let dir = scratch("init");
@@ -392,11 +392,27 @@ fn training_goes_on_from_a_network_with_init() {
         "{}",
         network.description()
     );
+    // A one-bucket network splits its output layer into --buckets; one of several does not.
+    let split = dir.join("split.nnue").display().to_string();
+    let split_args = [&small_training(&data, &split, "1")[..], &["--init"]].concat();
+    let out = lielow(&[&split_args[..], &["embedded", "--buckets", "3"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let network = Network::load(Path::new(&split)).expect("a network");
+    assert_eq!(network.buckets().count(), 3);
+    assert!(
+        network.description().contains("split into each bucket"),
+        "{}",
+        network.description()
+    );
     let missing = dir.join("missing.nnue").display().to_string();
     for (bad, names) in [
         (vec!["hand-set"], "--init hand-set"),
         (vec![missing.as_str()], "--init"),
-        (vec!["embedded", "--buckets", "2"], "--buckets 2"),
+        (vec![split.as_str(), "--buckets", "2"], "--buckets 2"),
     ] {
         let out = lielow(&[&args[..], &bad[..]].concat());
         let stderr = String::from_utf8_lossy(&out.stderr);

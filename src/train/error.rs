@@ -75,7 +75,7 @@ impl fmt::Display for TrainError {
             TrainError::Init(init, error) => write!(f, "--init {init}: {error}"),
             TrainError::InitBuckets { network, flag } => write!(
                 f,
-                "--buckets {flag} disagrees with --init's network, which has {network}; leave --buckets out"
+                "--buckets {flag} disagrees with --init's network, which has {network} (only a network of one bucket splits); leave --buckets out"
             ),
             TrainError::TooLittleData {
                 training,

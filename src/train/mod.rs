@@ -76,7 +76,8 @@ pub struct TrainArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
     /// Go on from a network instead of random weights: `embedded` (the shipped one) or a
-    /// network file; it sets the output buckets (`--buckets` must agree or be left out).
+    /// network file; it sets the output buckets (`--buckets` must agree or be left out), except
+    /// that a one-bucket network's output layer can be split into `--buckets` copies.
     #[arg(long, value_name = "NETWORK")]
     init: Option<EvalChoice>,
 }
@@ -368,15 +369,23 @@ fn first_model(args: &TrainArgs) -> Result<(Model, String), TrainError> {
         Err(error) => return Err(TrainError::Init(init.to_string(), error)),
     };
     let count = network.buckets().count();
-    if args.buckets != 1 && args.buckets as usize != count {
+    let split = count == 1 && args.buckets > 1;
+    if args.buckets != 1 && args.buckets as usize != count && !split {
         return Err(TrainError::InitBuckets {
             network: count,
             flag: args.buckets,
         });
     }
     let words: Vec<&str> = network.description().split_whitespace().take(12).collect();
-    let origin = format!("from {init} ({} ...), ", words.join(" "));
-    Ok((Model::from_network(&network, args.scale), origin))
+    let mut origin = format!("from {init} ({} ...), ", words.join(" "));
+    let mut model = Model::from_network(&network, args.scale);
+    if split {
+        let buckets = Buckets::even(args.buckets as usize)
+            .expect("clap keeps --buckets within 1..=MAX_BUCKETS");
+        model = model.split_buckets(buckets);
+        origin.push_str("its output layer split into each bucket, ");
+    }
+    Ok((model, origin))
 }
 
 /// The loss of the hand-set evaluation on `set`, its score read through the same logistic.

@@ -98,6 +98,28 @@ impl Model {
         Model { params, buckets }
     }
 
+    /// This one-bucket model with its output layer copied into each of `buckets`' layers (each
+    /// board size's own): the same evaluation as before, from which training can let the
+    /// buckets part. Going on from a shipped network this way keeps everything it learned,
+    /// where a bucketed network from random weights would have to learn it all again.
+    pub fn split_buckets(self, buckets: Buckets) -> Model {
+        assert_eq!(self.buckets.count(), 1, "only a one-bucket model splits");
+        let count = buckets.count();
+        let (hidden_part, output_part) = self.params.split_at(W2);
+        let (layers, biases) = output_part.split_at(2 * 2 * H);
+        let mut params = hidden_part.to_vec();
+        for layer in layers.chunks_exact(2 * H) {
+            for _ in 0..count {
+                params.extend_from_slice(layer);
+            }
+        }
+        for &bias in biases {
+            params.extend(std::iter::repeat_n(bias, count));
+        }
+        debug_assert_eq!(params.len(), W2 + 2 * count * 2 * H + 2 * count);
+        Model { params, buckets }
+    }
+
     /// Which output layer fits which positions.
     pub fn buckets(&self) -> &Buckets {
         &self.buckets
@@ -394,6 +416,49 @@ mod tests {
             layers_seen.iter().filter(|&&seen| seen).count() >= 4,
             "{layers_seen:?}"
         );
+    }
+
+    /// A one-bucket model split into buckets gives every position the output it gave before,
+    /// each board size from its own layer, and its buckets then train apart.
+    #[test]
+    fn a_split_model_evaluates_as_before_until_trained() {
+        let model = Model::new(5);
+        let split = model.clone().split_buckets(Buckets::even(4).unwrap());
+        assert_eq!(split.parameters(), W2 + 2 * 4 * 2 * H + 2 * 4);
+        let mut rng = StdRng::seed_from_u64(6);
+        let mut set = Set::default();
+        for size in [BoardSize::Eight, BoardSize::Nine] {
+            for _ in 0..4 {
+                for position in game(size, &mut rng) {
+                    set.push(&position, 0, 1, false);
+                }
+            }
+        }
+        let mut layers_seen = [false; 8];
+        let mut hidden = Hidden::default();
+        for example in &set.examples {
+            layers_seen[split.layer(example)] = true;
+            let before = model.forward(&set, example, &mut hidden);
+            assert_eq!(
+                split.forward(&set, example, &mut hidden),
+                before,
+                "{example:?}"
+            );
+        }
+        assert!(
+            layers_seen.iter().filter(|&&seen| seen).count() >= 4,
+            "{layers_seen:?}"
+        );
+        // A change to one bucket's layer moves only that bucket's positions.
+        let layer = split.layer(&set.examples[0]);
+        let mut changed = split.clone();
+        let b2 = changed.output_biases();
+        changed.params[b2 + layer] += 1.0;
+        for example in &set.examples {
+            let moved = changed.forward(&set, example, &mut hidden)
+                != split.forward(&set, example, &mut hidden);
+            assert_eq!(moved, split.layer(example) == layer, "{example:?}");
+        }
     }
 
     /// A network read back as a float model rounds to itself, at its own scale and at
