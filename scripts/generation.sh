@@ -26,7 +26,9 @@
 #    its speed figures from scripts/speed.sh).
 #
 # Settings (environment), with their defaults:
-#   GAMES=40000  NODES=5000  SEED=4  SIZE=both (or 8 or 9)
+#   GAMES=80000  NODES=2500  SEED=4  SIZE=both (or 8 or 9)
+#   (2500 nodes a move make twice the games of 5000 in the same time, and the network trained
+#   on them won on 8x8: docs/results/networks.md, network 8)
 #   HISTORY=2 (generations of data to train on)
 #   INIT=embedded  EPOCHS=3  BATCH=16384  LAMBDA=0.9  SCALE=120  RATE=0.001
 #   (going on from the shipped network, a few epochs at a small step size: more overfits)
@@ -34,19 +36,20 @@
 #   STEPS="games train gate" (any of them, in this order)
 #   CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/lielow (outside the work tree; never committed)
 #
-# Time on 2 cores (docs/results/networks.md has the measured rows): 40,000 games at 5000
-# nodes are about 1.6 million positions in about 25 minutes of idle cores; training on two
-# generations of them and their mirror images (about 6 million positions) under a minute;
-# each gate SPRT at 20,000 nodes 5 to 15 minutes (networks 6 and 7: 5 to 8). A generation is
-# about an hour of the machine.
+# Time on 2 cores (docs/results/networks.md has the measured rows): 80,000 games at 2500
+# nodes are about 3 million positions (40,000 at 5000: 1.6 million) in about 25 minutes of
+# idle cores; training on two generations of them and their mirror images (6 to 9 million
+# positions) about a minute; each gate SPRT at 20,000 nodes 5 to 30 minutes (networks 6 to 8:
+# 5 to 15; a size that stays undecided runs to GATE_GAMES). A generation is about an hour of
+# the machine.
 #
 # Exit status: 0 when the candidate passes (or the steps asked for ran), 1 when it fails the
 # gate, 2 on errors.
 set -euo pipefail
 
 out=${1:-generation-out}
-GAMES=${GAMES:-40000}
-NODES=${NODES:-5000}
+GAMES=${GAMES:-80000}
+NODES=${NODES:-2500}
 SEED=${SEED:-4}
 SIZE=${SIZE:-both}
 HISTORY=${HISTORY:-2}
