@@ -366,14 +366,10 @@ mod tests {
         line
     }
 
-    /// Each example's gradient reaches its own bucket's output layer and no other, and the
-    /// forward pass reads that layer.
-    #[test]
-    fn an_example_moves_only_its_own_buckets_output_layer() {
-        let buckets = Buckets::even(4).unwrap();
-        let model = Model::with_buckets(2, buckets);
-        assert_eq!(model.parameters(), W2 + 2 * 4 * 2 * H + 2 * 4);
-        let mut rng = StdRng::seed_from_u64(3);
+    /// The positions of four random games of each size drawn from `seed`: enough stack counts
+    /// to reach most buckets.
+    fn games_of_both_sizes(seed: u64) -> Set {
+        let mut rng = StdRng::seed_from_u64(seed);
         let mut set = Set::default();
         for size in [BoardSize::Eight, BoardSize::Nine] {
             for _ in 0..4 {
@@ -382,6 +378,17 @@ mod tests {
                 }
             }
         }
+        set
+    }
+
+    /// Each example's gradient reaches its own bucket's output layer and no other, and the
+    /// forward pass reads that layer.
+    #[test]
+    fn an_example_moves_only_its_own_buckets_output_layer() {
+        let buckets = Buckets::even(4).unwrap();
+        let model = Model::with_buckets(2, buckets);
+        assert_eq!(model.parameters(), W2 + 2 * 4 * 2 * H + 2 * 4);
+        let set = games_of_both_sizes(3);
         let mut layers_seen = [false; 8];
         let b2 = model.output_biases();
         let mut changed = model.clone();
@@ -425,15 +432,7 @@ mod tests {
         let model = Model::new(5);
         let split = model.clone().split_buckets(Buckets::even(4).unwrap());
         assert_eq!(split.parameters(), W2 + 2 * 4 * 2 * H + 2 * 4);
-        let mut rng = StdRng::seed_from_u64(6);
-        let mut set = Set::default();
-        for size in [BoardSize::Eight, BoardSize::Nine] {
-            for _ in 0..4 {
-                for position in game(size, &mut rng) {
-                    set.push(&position, 0, 1, false);
-                }
-            }
-        }
+        let set = games_of_both_sizes(6);
         let mut layers_seen = [false; 8];
         let mut hidden = Hidden::default();
         for example in &set.examples {
