@@ -14,8 +14,9 @@
 #    all.
 # 2. Training. A candidate network trained on those games and their left-right mirror images,
 #    going on from the shipped network (INIT=embedded; INIT=none starts from random weights),
-#    and also on the games of the HISTORY-1 networks shipped before it whose data the cache
-#    still holds (found through the network file's git history). It lands in
+#    and also on the games of the HISTORY-1 latest networks shipped before it whose data the
+#    cache still holds (found through the network file's git history; a network without games
+#    there is passed over). It lands in
 #    OUT_DIR/candidate.nnue, its loss table beside it.
 # 3. Gate. An SPRT of the candidate against the shipped network in the same binary
 #    (scripts/option-sprt.sh "option.EvalFile=..."), elo0 0, elo1 10, alpha = beta = 0.05, at
@@ -121,8 +122,9 @@ if wants train; then
         elif [ "$generations" = 0 ]; then
             fail "no games of the shipped network in $CACHE/data/$id: run the games step"
         else
-            echo "no games left in the cache for network $id: training without them" >&2
-            break
+            # A network that made no games (one trained beside another, as network 9 beside
+            # network 8) is passed over: the generation before it still counts.
+            echo "no games in the cache for network $id: looking further back" >&2
         fi
     done < <(echo HEAD; git -C "$root" log --format=%H -- "$net_path" | tail -n +2)
     init=()
