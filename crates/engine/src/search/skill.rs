@@ -41,18 +41,18 @@ const HUNDREDTHS: u32 = 100;
 pub const SPREAD_CAP: i32 = 100;
 
 /// The calibrated ladder: (`Skill Level`, Elo with `builtin:random` at 0), ascending in both.
-/// Measured at 20 ms a move on 8x8 by `scripts/levels.sh` with network 8, 200 games a step
+/// Measured at 20 ms a move on 8x8 by `scripts/levels.sh` with network 9, 200 games a step
 /// (2,200 in all; `docs/results/levels.md` has the intervals). `UCI_Elo` takes
 /// `LADDER[0].1 ..= LADDER[last].1` and is interpolated linearly between the rungs.
 pub const LADDER: [(u32, u32); 8] = [
-    (0, 883),
-    (3, 1369),
-    (6, 1934),
-    (9, 2201),
-    (12, 2430),
-    (15, 2639),
-    (18, 2828),
-    (20, 3206),
+    (0, 818),
+    (3, 1322),
+    (6, 1912),
+    (9, 2146),
+    (12, 2340),
+    (15, 2525),
+    (18, 2693),
+    (20, 3235),
 ];
 
 /// The lowest `UCI_Elo` (level 0's).
