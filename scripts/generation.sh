@@ -29,7 +29,7 @@
 # Settings (environment), with their defaults:
 #   GAMES=80000  NODES=2500  SEED=4  SIZE=both (or 8 or 9)
 #   (2500 nodes a move make twice the games of 5000 in the same time, and the network trained
-#   on them won on 8x8: docs/results/networks.md, network 8)
+#   on them won on both boards: docs/results/networks.md, networks 8 and 9)
 #   HISTORY=2 (generations of data to train on)
 #   INIT=embedded  EPOCHS=3  BATCH=16384  LAMBDA=0.9  SCALE=120  RATE=0.001
 #   (going on from the shipped network, a few epochs at a small step size: more overfits)
@@ -122,8 +122,8 @@ if wants train; then
         elif [ "$generations" = 0 ]; then
             fail "no games of the shipped network in $CACHE/data/$id: run the games step"
         else
-            # A network that made no games (one trained beside another, as network 9 beside
-            # network 8) is passed over: the generation before it still counts.
+            # A network that made no games (a candidate trained beside the one shipped before
+            # it) is passed over: the generation before it still counts.
             echo "no games in the cache for network $id: looking further back" >&2
         fi
     done < <(echo HEAD; git -C "$root" log --format=%H -- "$net_path" | tail -n +2)

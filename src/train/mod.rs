@@ -369,8 +369,9 @@ fn first_model(args: &TrainArgs) -> Result<(Model, String), TrainError> {
         Err(error) => return Err(TrainError::Init(init.to_string(), error)),
     };
     let count = network.buckets().count();
-    let split = count == 1 && args.buckets > 1;
-    if args.buckets != 1 && args.buckets as usize != count && !split {
+    let wanted = args.buckets as usize;
+    // `--buckets` left at 1 takes the network's; a one-bucket network splits into any count.
+    if count > 1 && wanted != 1 && wanted != count {
         return Err(TrainError::InitBuckets {
             network: count,
             flag: args.buckets,
@@ -379,9 +380,8 @@ fn first_model(args: &TrainArgs) -> Result<(Model, String), TrainError> {
     let words: Vec<&str> = network.description().split_whitespace().take(12).collect();
     let mut origin = format!("from {init} ({} ...), ", words.join(" "));
     let mut model = Model::from_network(&network, args.scale);
-    if split {
-        let buckets = Buckets::even(args.buckets as usize)
-            .expect("clap keeps --buckets within 1..=MAX_BUCKETS");
+    if count == 1 && wanted > 1 {
+        let buckets = Buckets::even(wanted).expect("clap keeps --buckets within 1..=MAX_BUCKETS");
         model = model.split_buckets(buckets);
         origin.push_str("its output layer split into each bucket, ");
     }

@@ -105,8 +105,8 @@ impl Model {
     pub fn split_buckets(self, buckets: Buckets) -> Model {
         assert_eq!(self.buckets.count(), 1, "only a one-bucket model splits");
         let count = buckets.count();
-        let (hidden_part, output_part) = self.params.split_at(W2);
-        let (layers, biases) = output_part.split_at(2 * 2 * H);
+        let (weights, biases) = self.params.split_at(self.output_biases());
+        let (hidden_part, layers) = weights.split_at(W2);
         let mut params = hidden_part.to_vec();
         for layer in layers.chunks_exact(2 * H) {
             for _ in 0..count {
