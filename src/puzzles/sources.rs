@@ -151,10 +151,17 @@ mod tests {
             assert_eq!(candidate.position.side_to_move(), winner);
             assert!(candidate.source.starts_with("self-play seed 5 game 2 ply "));
         }
+        // The winner's last turn: the ply before the end, or the one before that when the
+        // loser's own move ended the game (a king borne off).
         let end = game.positions.len() - 1;
+        let winners_last_turn = if game.positions[end - 1].side_to_move() == winner {
+            end - 1
+        } else {
+            end - 2
+        };
         assert_eq!(
             candidates[1].source,
-            format!("self-play seed 5 game 2 ply {}", end - 1)
+            format!("self-play seed 5 game 2 ply {winners_last_turn}")
         );
     }
 }
