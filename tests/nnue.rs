@@ -176,17 +176,17 @@ fn protocol(input: &str) -> Vec<String> {
         .collect()
 }
 
-/// A network file the trainer's way (version 3), the same with one byte flipped, and the same
-/// network as a version 2 file (no checksum).
+/// A network file the trainer's way (version 4), the same with one byte flipped, and the same
+/// network as a version 1 file (no checksum).
 fn network_files(dir: &std::path::Path) -> [String; 3] {
     let bytes = Model::new(2)
         .quantize(100.0, "made by a test".into())
         .to_bytes();
-    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3, "version 3");
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 4, "version 4");
     let mut damaged = bytes.clone();
     damaged[bytes.len() / 2] ^= 1;
     let mut old = bytes[..bytes.len() - 4].to_vec();
-    old[8] = 2;
+    old[8] = 1;
     let files = [
         ("good.nnue", bytes),
         ("damaged.nnue", damaged),
@@ -234,7 +234,7 @@ fn a_damaged_network_is_refused_in_one_line_and_the_previous_one_kept() {
     );
     assert!(
         lines.contains(
-            &"Network file: format version 2, unchecked (it carries no checksum; version 3 does)"
+            &"Network file: format version 1, unchecked (it carries no checksum; version 4 does)"
                 .to_owned()
         ),
         "{lines:?}"

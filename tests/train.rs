@@ -86,7 +86,7 @@ fn training_is_reproducible_lowers_the_loss_and_writes_a_loadable_network() {
 
     let network = Network::from_bytes(&bytes).expect("the engine reads what the trainer writes");
     // The trainer writes the newest version, whose checksum proves the file whole.
-    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3, "version 3");
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 4, "version 4");
     assert!(network.checked());
     assert!(network.description().contains("4 epochs"));
     assert!(network.description().contains("data.bin: 40 games"));
@@ -248,17 +248,6 @@ fn bad_flags_and_files_are_one_line_errors() {
         vec![
             "train", "--data", &not_data, "-o", &output, "--init", &missing,
         ],
-        vec![
-            "train",
-            "--data",
-            &not_data,
-            "-o",
-            &output,
-            "--init",
-            "embedded",
-            "--buckets",
-            "3",
-        ],
         vec!["tune", "--data", &not_data],
         vec!["tune", "--data", &missing, "--lambda=-1"],
     ] {
@@ -286,39 +275,6 @@ fn small_training<'a>(data: &'a str, path: &'a str, epochs: &'a str) -> [&'a str
         "--validation-every",
         "5",
     ]
-}
-
-/// `--buckets` fits one output layer per stage of the game and writes a version-3 network
-/// the engine reads and plays with; counts outside 1 to 16 are refused.
-#[test]
-fn training_with_output_buckets_writes_a_version_3_network() {
-    let dir = scratch("buckets");
-    let data = data(&dir);
-    let path = dir.join("buckets.nnue").display().to_string();
-    let args = [&small_training(&data, &path, "2")[..], &["--buckets"]].concat();
-    let out = lielow(&[&args[..], &["3"]].concat());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let bytes = std::fs::read(&path).unwrap();
-    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3, "version 3");
-    let network = Network::from_bytes(&bytes).expect("the engine reads what the trainer writes");
-    assert_eq!(network.buckets().count(), 3);
-    assert!(network.description().contains("3 output buckets"));
-    let bench = lielow(&["bench", "2", "--eval", &path]);
-    assert!(
-        bench.status.success(),
-        "{}",
-        String::from_utf8_lossy(&bench.stderr)
-    );
-    for bad in ["0", "17"] {
-        let out = lielow(&[&args[..], &[bad]].concat());
-        assert_eq!(out.status.code(), Some(2), "--buckets {bad}");
-        assert!(String::from_utf8_lossy(&out.stderr).contains("--buckets"));
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The numbers of the loss table's first line: training and validation positions.
@@ -372,8 +328,8 @@ fn mirror_doubles_the_training_positions_and_keeps_the_validation_set() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `--init` goes on from a network: the new one says where it started, a one-bucket network
-/// splits into `--buckets`, and the errors of a network that cannot be a start name the flag.
+/// `--init` goes on from a network: the new one says where it started, and the errors of a
+/// network that cannot be a start name the flag.
 #[test]
 fn training_goes_on_from_a_network_with_init() {
     let dir = scratch("init");
@@ -392,27 +348,10 @@ fn training_goes_on_from_a_network_with_init() {
         "{}",
         network.description()
     );
-    // A one-bucket network splits its output layer into --buckets; one of several does not.
-    let split = dir.join("split.nnue").display().to_string();
-    let split_args = [&small_training(&data, &split, "1")[..], &["--init"]].concat();
-    let out = lielow(&[&split_args[..], &["embedded", "--buckets", "3"]].concat());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let network = Network::load(Path::new(&split)).expect("a network");
-    assert_eq!(network.buckets().count(), 3);
-    assert!(
-        network.description().contains("split into each bucket"),
-        "{}",
-        network.description()
-    );
     let missing = dir.join("missing.nnue").display().to_string();
     for (bad, names) in [
         (vec!["hand-set"], "--init hand-set"),
         (vec![missing.as_str()], "--init"),
-        (vec![split.as_str(), "--buckets", "2"], "--buckets 2"),
     ] {
         let out = lielow(&[&args[..], &bad[..]].concat());
         let stderr = String::from_utf8_lossy(&out.stderr);

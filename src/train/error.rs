@@ -37,13 +37,6 @@ pub enum TrainError {
     InitHandSet,
     /// `--init`'s network cannot be read.
     Init(String, lielow_engine::nnue::NetError),
-    /// `--buckets` disagrees with `--init`'s network.
-    InitBuckets {
-        /// The network's buckets.
-        network: usize,
-        /// `--buckets`.
-        flag: u32,
-    },
     /// Too few positions for a training and a validation set.
     TooLittleData {
         /// Training positions.
@@ -73,10 +66,6 @@ impl fmt::Display for TrainError {
                 "--init hand-set: the hand-set evaluation has no weights; give embedded or a network file"
             ),
             TrainError::Init(init, error) => write!(f, "--init {init}: {error}"),
-            TrainError::InitBuckets { network, flag } => write!(
-                f,
-                "--buckets {flag} disagrees with --init's network, which has {network} (only a network of one bucket splits); leave --buckets out"
-            ),
             TrainError::TooLittleData {
                 training,
                 validation,

@@ -26,7 +26,7 @@ use crate::printer::Printer;
 use crate::progress::Progress;
 use data::{sigmoid, Target};
 pub use error::TrainError;
-use lielow_engine::nnue::{Buckets, EvalChoice, MAX_BUCKETS};
+use lielow_engine::nnue::EvalChoice;
 use model::{Adam, Hidden, Model};
 pub use texel::{tune, TuneArgs};
 
@@ -64,10 +64,6 @@ pub struct TrainArgs {
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Output buckets: output layers per board size, chosen by the stacks on the board (evenly
-    /// from one stack to the start position's).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_BUCKETS as i64))]
-    buckets: u32,
     /// Also train on each training position's left-right mirror image (the rules are
     /// symmetric: the same score and result); the validation set stays as played.
     #[arg(long)]
@@ -76,8 +72,7 @@ pub struct TrainArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
     /// Go on from a network instead of random weights: `embedded` (the shipped one) or a
-    /// network file; it sets the output buckets (`--buckets` must agree or be left out), except
-    /// that a one-bucket network's output layer can be split into `--buckets` copies.
+    /// network file.
     #[arg(long, value_name = "NETWORK")]
     init: Option<EvalChoice>,
 }
@@ -162,7 +157,6 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     let description = description(
         args,
         &origin,
-        &trainer.model,
         &data,
         validation_loss,
         hand_set,
@@ -323,22 +317,15 @@ impl Trainer {
 fn description(
     args: &TrainArgs,
     origin: &str,
-    model: &Model,
     data: &data::Data,
     validation_loss: f64,
     hand_set: f64,
 ) -> String {
-    // Named only when there are several, so that a network of one bucket is what it was.
-    let buckets_text = match model.buckets().count() {
-        1 => String::new(),
-        count => format!(", {count} output buckets by stacks"),
-    };
     format!(
-        "lielow {} train: {}{} epochs{}, batch {}, step size {}, lambda {}, scale {}, seed {}, every {}th game for validation{}; {} training and {} validation positions; validation loss {:.6} (hand-set evaluation {:.6}); data: {}",
+        "lielow {} train: {}{} epochs, batch {}, step size {}, lambda {}, scale {}, seed {}, every {}th game for validation{}; {} training and {} validation positions; validation loss {:.6} (hand-set evaluation {:.6}); data: {}",
         env!("CARGO_PKG_VERSION"),
         origin,
         args.epochs,
-        buckets_text,
         args.batch,
         args.rate,
         args.lambda,
@@ -355,37 +342,20 @@ fn description(
 }
 
 /// The model training starts from, and how the description says so: `--init`'s network
-/// (named with the first words of its own description), or random weights of `--buckets`
-/// buckets drawn from `--seed` (said by nothing).
+/// (named with the first words of its own description), or random weights drawn from
+/// `--seed` (said by nothing).
 fn first_model(args: &TrainArgs) -> Result<(Model, String), TrainError> {
     let Some(init) = &args.init else {
-        let buckets = Buckets::even(args.buckets as usize)
-            .expect("clap keeps --buckets within 1..=MAX_BUCKETS");
-        return Ok((Model::with_buckets(args.seed, buckets), String::new()));
+        return Ok((Model::new(args.seed), String::new()));
     };
     let network = match init.load() {
         Ok(Some(network)) => network,
         Ok(None) => return Err(TrainError::InitHandSet),
         Err(error) => return Err(TrainError::Init(init.to_string(), error)),
     };
-    let count = network.buckets().count();
-    let wanted = args.buckets as usize;
-    // `--buckets` left at 1 takes the network's; a one-bucket network splits into any count.
-    if count > 1 && wanted != 1 && wanted != count {
-        return Err(TrainError::InitBuckets {
-            network: count,
-            flag: args.buckets,
-        });
-    }
     let words: Vec<&str> = network.description().split_whitespace().take(12).collect();
-    let mut origin = format!("from {init} ({} ...), ", words.join(" "));
-    let mut model = Model::from_network(&network, args.scale);
-    if count == 1 && wanted > 1 {
-        let buckets = Buckets::even(wanted).expect("clap keeps --buckets within 1..=MAX_BUCKETS");
-        model = model.split_buckets(buckets);
-        origin.push_str("its output layer split into each bucket, ");
-    }
-    Ok((model, origin))
+    let origin = format!("from {init} ({} ...), ", words.join(" "));
+    Ok((Model::from_network(&network, args.scale), origin))
 }
 
 /// The loss of the hand-set evaluation on `set`, its score read through the same logistic.

@@ -3,22 +3,23 @@
 //!
 //! All parameters live in one flat vector (input weights, hidden biases, output weights,
 //! output biases), so the optimizer and the gradient sums are plain loops over slices. The
-//! width is the engine's [`HIDDEN`]; the output layers are one per board size and output
-//! bucket ([`Buckets`]), 8x8's buckets first, as in the network file.
+//! width is the engine's [`HIDDEN`]; the output layers are one per board size, 8x8's first,
+//! as in the network file.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::data::{sigmoid, Example, Set};
-use lielow_engine::nnue::{Buckets, Network, OutputWeights, HIDDEN, INPUTS, QA, QB};
-use lielow_rules::board::BoardSize;
+use lielow_engine::nnue::{Network, OutputWeights, HIDDEN, INPUTS, QA, QB};
 
 const H: usize = HIDDEN;
-/// Offsets in the flat parameter vector: the output weights start at `W2`, then the output
-/// biases (their number depends on the buckets: [`Model::output_biases`]).
+/// Offsets in the flat parameter vector: input weights, hidden biases, the output weights of
+/// each board size, their biases.
 const W1: usize = 0;
 const B1: usize = W1 + INPUTS * H;
 const W2: usize = B1 + H;
+const B2: usize = W2 + 2 * 2 * H;
+const PARAMETERS: usize = B2 + 2;
 
 /// The largest input weight and hidden bias: with at most 81 stacks, a hidden sum stays within
 /// ±123, which at the scale `QA` fits the search's 16-bit sums.
@@ -31,8 +32,6 @@ const OUTPUT_CLIP: f32 = 8.0;
 pub struct Model {
     /// Input weights, hidden biases, output weights, output biases.
     pub params: Vec<f32>,
-    /// Which output layer fits which positions.
-    buckets: Buckets,
 }
 
 /// The hidden layer of one example, kept for the backward pass.
@@ -42,18 +41,10 @@ pub struct Hidden {
 }
 
 impl Model {
-    /// A network of one output bucket with small random weights drawn from `seed`.
+    /// A network with small random weights drawn from `seed`.
     pub fn new(seed: u64) -> Model {
-        Model::with_buckets(seed, Buckets::SINGLE)
-    }
-
-    /// A network of `buckets` output buckets with small random weights drawn from `seed` (one
-    /// bucket draws the same weights as [`Model::new`]; each further bucket's output layer is
-    /// drawn after the one before).
-    pub fn with_buckets(seed: u64, buckets: Buckets) -> Model {
         let mut rng = StdRng::seed_from_u64(seed);
-        let b2 = W2 + 2 * buckets.count() * 2 * H;
-        let mut params = vec![0.0; b2 + 2 * buckets.count()];
+        let mut params = vec![0.0; PARAMETERS];
         // About 30 stacks feed each unit: weights of this size give sums of order one.
         for w in &mut params[W1..B1] {
             *w = rng.gen_range(-0.1..0.1);
@@ -62,19 +53,17 @@ impl Model {
             *b = rng.gen_range(0.0..0.5);
         }
         let bound = 1.0 / (2.0 * H as f32).sqrt();
-        for w in &mut params[W2..b2] {
+        for w in &mut params[W2..B2] {
             *w = rng.gen_range(-bound..bound);
         }
-        Model { params, buckets }
+        Model { params }
     }
 
     /// The float network that `network` rounds, to go on training from it: its weights divided
     /// by their scales, with the output layers rescaled from the network's centipawns per unit
     /// to `scale`'s, so that the model's output in centipawns is the network's.
     pub fn from_network(network: &Network, scale: f32) -> Model {
-        let buckets = *network.buckets();
-        let b2 = W2 + 2 * buckets.count() * 2 * H;
-        let mut params = Vec::with_capacity(b2 + 2 * buckets.count());
+        let mut params = Vec::with_capacity(PARAMETERS);
         let qa = QA as f32;
         for row in network.input_weights() {
             params.extend(row.iter().map(|&w| f32::from(w) / qa));
@@ -94,35 +83,8 @@ impl Model {
                 .iter()
                 .map(|&b| b as f32 / (QA * QB) as f32 * output_factor),
         );
-        debug_assert_eq!(params.len(), b2 + 2 * buckets.count());
-        Model { params, buckets }
-    }
-
-    /// This one-bucket model with its output layer copied into each of `buckets`' layers (each
-    /// board size's own): the same evaluation as before, from which training can let the
-    /// buckets part. Going on from a shipped network this way keeps everything it learned,
-    /// where a bucketed network from random weights would have to learn it all again.
-    pub fn split_buckets(self, buckets: Buckets) -> Model {
-        assert_eq!(self.buckets.count(), 1, "only a one-bucket model splits");
-        let count = buckets.count();
-        let (weights, biases) = self.params.split_at(self.output_biases());
-        let (hidden_part, layers) = weights.split_at(W2);
-        let mut params = hidden_part.to_vec();
-        for layer in layers.chunks_exact(2 * H) {
-            for _ in 0..count {
-                params.extend_from_slice(layer);
-            }
-        }
-        for &bias in biases {
-            params.extend(std::iter::repeat_n(bias, count));
-        }
-        debug_assert_eq!(params.len(), W2 + 2 * count * 2 * H + 2 * count);
-        Model { params, buckets }
-    }
-
-    /// Which output layer fits which positions.
-    pub fn buckets(&self) -> &Buckets {
-        &self.buckets
+        debug_assert_eq!(params.len(), PARAMETERS);
+        Model { params }
     }
 
     /// Number of parameters.
@@ -130,21 +92,10 @@ impl Model {
         self.params.len()
     }
 
-    /// Where the output biases start in `params` (after the output weights).
+    /// The output layer of `example`: its board size's.
     #[inline]
-    fn output_biases(&self) -> usize {
-        W2 + 2 * self.buckets.count() * 2 * H
-    }
-
-    /// The output layer of `example`, numbered as the engine's.
-    #[inline]
-    fn layer(&self, example: &Example) -> usize {
-        let size = if example.size_block == 0 {
-            BoardSize::Eight
-        } else {
-            BoardSize::Nine
-        };
-        self.buckets.layer(size, usize::from(example.stacks))
+    fn layer(example: &Example) -> usize {
+        usize::from(example.size_block)
     }
 
     /// The hidden sums of one point of view.
@@ -165,9 +116,9 @@ impl Model {
         let (ours, theirs) = set.inputs_of(example);
         self.hidden_sums(ours, &mut hidden.ours);
         self.hidden_sums(theirs, &mut hidden.theirs);
-        let layer = self.layer(example);
+        let layer = Model::layer(example);
         let weights = &self.params[W2 + layer * 2 * H..][..2 * H];
-        let mut y = self.params[self.output_biases() + layer];
+        let mut y = self.params[B2 + layer];
         for (h, w) in hidden.ours.iter().chain(&hidden.theirs).zip(weights) {
             y += h.clamp(0.0, 1.0) * w;
         }
@@ -175,7 +126,7 @@ impl Model {
     }
 
     /// Adds the gradient of `d_output × output` for an example to `gradient`: of the output
-    /// layers, only the example's own bucket's gets any.
+    /// layers, only the example's board size's gets any.
     #[inline]
     pub fn backward(
         &self,
@@ -185,9 +136,9 @@ impl Model {
         d_output: f32,
         gradient: &mut [f32],
     ) {
-        let layer = self.layer(example);
+        let layer = Model::layer(example);
         let w2 = W2 + layer * 2 * H;
-        gradient[self.output_biases() + layer] += d_output;
+        gradient[B2 + layer] += d_output;
         let (ours, theirs) = set.inputs_of(example);
         for (half, (sums, inputs)) in [(&hidden.ours, ours), (&hidden.theirs, theirs)]
             .into_iter()
@@ -234,8 +185,7 @@ impl Model {
         for w in &mut self.params[W1..W2] {
             *w = w.clamp(-INPUT_CLIP, INPUT_CLIP);
         }
-        let b2 = self.output_biases();
-        for w in &mut self.params[W2..b2] {
+        for w in &mut self.params[W2..B2] {
             *w = w.clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
         }
     }
@@ -254,21 +204,17 @@ impl Model {
         for (q, b) in hidden_bias.iter_mut().zip(&self.params[B1..W2]) {
             *q = round16(*b, QA);
         }
-        let b2 = self.output_biases();
-        let output_weights: Vec<OutputWeights> = self.params[W2..b2]
-            .chunks_exact(2 * H)
-            .map(|layer| std::array::from_fn(|i| round16(layer[i], QB)))
-            .collect();
-        let output_bias = self.params[b2..]
-            .iter()
-            .map(|b| (b * (QA * QB) as f32).round() as i32)
-            .collect();
+        let output_weights: [OutputWeights; 2] = std::array::from_fn(|size| {
+            let layer = &self.params[W2 + size * 2 * H..][..2 * H];
+            std::array::from_fn(|i| round16(layer[i], QB))
+        });
+        let output_bias =
+            std::array::from_fn(|size| (self.params[B2 + size] * (QA * QB) as f32).round() as i32);
         Network::from_parts(
             input_weights,
             hidden_bias,
             output_weights,
             output_bias,
-            self.buckets,
             scale.round() as i32,
             description,
         )
@@ -351,6 +297,7 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lielow_rules::board::BoardSize;
     use lielow_rules::position::Position;
     use rand::seq::SliceRandom;
 
@@ -366,8 +313,7 @@ mod tests {
         line
     }
 
-    /// The positions of four random games of each size drawn from `seed`: enough stack counts
-    /// to reach most buckets.
+    /// The positions of four random games of each size drawn from `seed`.
     fn games_of_both_sizes(seed: u64) -> Set {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut set = Set::default();
@@ -381,83 +327,43 @@ mod tests {
         set
     }
 
-    /// Each example's gradient reaches its own bucket's output layer and no other, and the
-    /// forward pass reads that layer.
+    /// Each example's gradient reaches its board size's output layer and not the other's, and
+    /// the forward pass reads that layer.
     #[test]
-    fn an_example_moves_only_its_own_buckets_output_layer() {
-        let buckets = Buckets::even(4).unwrap();
-        let model = Model::with_buckets(2, buckets);
-        assert_eq!(model.parameters(), W2 + 2 * 4 * 2 * H + 2 * 4);
+    fn an_example_moves_only_its_board_sizes_output_layer() {
+        let model = Model::new(2);
+        assert_eq!(model.parameters(), W2 + 2 * 2 * H + 2);
         let set = games_of_both_sizes(3);
-        let mut layers_seen = [false; 8];
-        let b2 = model.output_biases();
+        let mut layers_seen = [false; 2];
         let mut changed = model.clone();
         for example in &set.examples {
-            let layer = model.layer(example);
+            let layer = Model::layer(example);
             layers_seen[layer] = true;
             let mut hidden = Hidden::default();
             model.forward(&set, example, &mut hidden);
             let mut gradient = vec![0.0; model.parameters()];
             model.backward(&set, example, &hidden, 1.0, &mut gradient);
-            for other in 0..8 {
+            for other in 0..2 {
                 let weights = &gradient[W2 + other * 2 * H..][..2 * H];
-                let moved = weights.iter().any(|&g| g != 0.0) || gradient[b2 + other] != 0.0;
+                let moved = weights.iter().any(|&g| g != 0.0) || gradient[B2 + other] != 0.0;
                 assert_eq!(
                     moved,
                     other == layer,
                     "layer {other} of example {example:?}"
                 );
             }
-            // Changing another layer's weights leaves the output alone; its own changes it.
+            // Changing the other layer's bias leaves the output alone; its own changes it.
             let before = model.forward(&set, example, &mut hidden);
-            let other = b2 + (layer + 1) % 8;
+            let other = B2 + 1 - layer;
             changed.params[other] = model.params[other] + 1.0;
             assert_eq!(changed.forward(&set, example, &mut hidden), before);
             changed.params[other] = model.params[other];
-            changed.params[b2 + layer] = model.params[b2 + layer] + 1.0;
+            changed.params[B2 + layer] = model.params[B2 + layer] + 1.0;
             let moved = changed.forward(&set, example, &mut hidden);
             assert!((moved - before - 1.0).abs() < 1e-4, "{moved} {before}");
-            changed.params[b2 + layer] = model.params[b2 + layer];
+            changed.params[B2 + layer] = model.params[B2 + layer];
         }
-        assert!(
-            layers_seen.iter().filter(|&&seen| seen).count() >= 4,
-            "{layers_seen:?}"
-        );
-    }
-
-    /// A one-bucket model split into buckets gives every position the output it gave before,
-    /// each board size from its own layer, and its buckets then train apart.
-    #[test]
-    fn a_split_model_evaluates_as_before_until_trained() {
-        let model = Model::new(5);
-        let split = model.clone().split_buckets(Buckets::even(4).unwrap());
-        assert_eq!(split.parameters(), W2 + 2 * 4 * 2 * H + 2 * 4);
-        let set = games_of_both_sizes(6);
-        let mut layers_seen = [false; 8];
-        let mut hidden = Hidden::default();
-        for example in &set.examples {
-            layers_seen[split.layer(example)] = true;
-            let before = model.forward(&set, example, &mut hidden);
-            assert_eq!(
-                split.forward(&set, example, &mut hidden),
-                before,
-                "{example:?}"
-            );
-        }
-        assert!(
-            layers_seen.iter().filter(|&&seen| seen).count() >= 4,
-            "{layers_seen:?}"
-        );
-        // A change to one bucket's layer moves only that bucket's positions.
-        let layer = split.layer(&set.examples[0]);
-        let mut changed = split.clone();
-        let b2 = changed.output_biases();
-        changed.params[b2 + layer] += 1.0;
-        for example in &set.examples {
-            let moved = changed.forward(&set, example, &mut hidden)
-                != split.forward(&set, example, &mut hidden);
-            assert_eq!(moved, split.layer(example) == layer, "{example:?}");
-        }
+        assert_eq!(layers_seen, [true, true]);
     }
 
     /// A network read back as a float model rounds to itself, at its own scale and at
@@ -471,7 +377,6 @@ mod tests {
         assert_eq!(same.hidden_bias(), network.hidden_bias());
         assert_eq!(same.output_weights(), network.output_weights());
         assert_eq!(same.output_bias(), network.output_bias());
-        assert_eq!(same.buckets(), network.buckets());
         let mut rng = StdRng::seed_from_u64(7);
         let rescaled = Model::from_network(&network, 2.0 * network.scale() as f32);
         for size in [BoardSize::Eight, BoardSize::Nine] {
@@ -489,13 +394,11 @@ mod tests {
     /// The rounded network picks the same layer as the float one: its evaluations differ by
     /// rounding only.
     #[test]
-    fn the_quantized_bucketed_network_evaluates_as_the_float_one() {
-        let mut model = Model::with_buckets(5, Buckets::even(3).unwrap());
-        let b2 = model.output_biases();
+    fn the_quantized_network_evaluates_as_the_float_one() {
+        let mut model = Model::new(5);
         // Layers far apart, so that a wrong one would be far off.
-        for (layer, bias) in model.params[b2..].iter_mut().enumerate() {
-            *bias = layer as f32 * 0.7 - 2.0;
-        }
+        model.params[B2] = -2.0;
+        model.params[B2 + 1] = 1.5;
         let net = model.quantize(120.0, "test".into());
         let mut rng = StdRng::seed_from_u64(6);
         for size in [BoardSize::Eight, BoardSize::Nine] {

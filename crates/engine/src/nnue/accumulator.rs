@@ -57,7 +57,6 @@ impl Accumulator {
             self.view(side_to_move),
             self.view(side_to_move.opponent()),
             position.size(),
-            position.all_stacks().count() as usize,
         )
     }
 

@@ -5,21 +5,25 @@
 //! | bytes | what |
 //! |---|---|
 //! | 8 | `LIELOWNN` |
-//! | 2 | version: 3 (written), or 1 and 2 (still read) |
+//! | 2 | version: 4 (written), or 1 to 3 (still read) |
 //! | 2 | hidden width `w`, 1 to [`HIDDEN`] |
 //! | 4 | inputs, [`INPUTS`] |
 //! | 4 | scale: centipawns per unit of the float output |
 //! | 4 + n | how the net was made: its length, then UTF-8 text |
-//! | 2 | versions 2 and 3: output buckets `B`, 1 to [`MAX_BUCKETS`] (version 1: 1) |
-//! | 2 × 82 | versions 2 and 3: the bucket of each stack count 0 to 81, 8x8's then 9x9's (u8) |
+//! | 2 + 2 × 82 | versions 2 and 3 only: output buckets (1) and a table of zeros (see below) |
 //! | 2 × INPUTS × w | input weights, input by input (i16, × [`QA`]) |
 //! | 2 × w | hidden biases (i16, × `QA`) |
-//! | 2 × 2 × B × 2 × w | output weights per board size (8x8 first) and bucket, side to move's half first (i16, × [`QB`]) |
-//! | 4 × 2 × B | output bias per board size and bucket (i32, × `QA` × `QB`) |
-//! | 4 | version 3 only: the CRC-32 of every byte before it (u32) |
+//! | 2 × 2 × w | output weights per board size (8x8 first), side to move's half first (i16, × [`QB`]) |
+//! | 4 × 2 | output bias per board size (i32, × `QA` × `QB`) |
+//! | 4 | versions 3 and 4: the CRC-32 of every byte before it (u32) |
 //!
-//! Version 3 is version 2 with the checksum at the end, and [`Network::to_bytes`] writes it
-//! for every network, of one bucket or several. The checksum is checked first, right after the
+//! Version 4 is version 1 with the checksum at the end, and [`Network::to_bytes`] writes it.
+//! Versions 2 and 3 (version 2, then with the checksum) gave each board size several output
+//! layers, chosen by the number of stacks on the board ("output buckets"), and stored their
+//! count and a table of the bucket of each stack count 0 to 81. Buckets gained nothing
+//! measurable in games and were removed (docs/results/removed.md); such a file still reads
+//! when it has one bucket (every network shipped in those versions), and one of several is
+//! refused with [`NetError::Buckets`]. The checksum is checked first, right after the
 //! magic and the version, so that any damage past them (a flipped byte, a file cut short, bytes
 //! added) is named as what it is, `checksum mismatch`, before a damaged field could be taken
 //! for another kind of error or, as a flipped low byte of the scale was, for a valid network.
@@ -40,43 +44,54 @@
 
 use std::fmt;
 
-use super::buckets::{BucketError, Buckets, MAX_BUCKETS, STACK_COUNTS};
 use super::network::{Network, OutputWeights, HIDDEN, INPUTS};
 #[cfg(doc)]
 use super::network::{QA, QB};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"LIELOWNN";
-/// The version written: version 2's layout, then a CRC-32 of the bytes before it.
-pub const VERSION: u16 = 3;
-/// The oldest version read: one output bucket, no bucket table, no checksum.
-const VERSION_ONE_BUCKET: u16 = 1;
-/// Output buckets and their table, no checksum (still read).
+/// The version written: version 1's layout, then a CRC-32 of the bytes before it.
+pub const VERSION: u16 = 4;
+/// The oldest version read: no checksum.
+const VERSION_FIRST: u16 = 1;
+/// Output buckets and their table, no checksum (read when of one bucket).
 const VERSION_BUCKETS: u16 = 2;
+/// Version 2 with the checksum (read when of one bucket).
+const VERSION_BUCKETS_CHECKED: u16 = 3;
 
 /// The fixed part of a network file: magic, version, hidden width, inputs, scale, description
 /// length.
 const HEADER_BYTES: usize = 8 + 2 + 2 + 4 + 4 + 4;
-/// Versions 2 and 3's bucket count and table.
-const BUCKET_BYTES: usize = 2 + 2 * STACK_COUNTS;
-/// Version 3's CRC-32, the file's last bytes.
+/// Versions 2 and 3's bucket count and table: the bucket of each stack count 0 to 81, per
+/// board size.
+const BUCKET_BYTES: usize = 2 + 2 * 82;
+/// Versions 3 and 4's CRC-32, the file's last bytes.
 const CHECKSUM_BYTES: usize = 4;
 /// The longest description [`Network::load`] reads (the trainer's names its settings and data
 /// files in a few hundred bytes).
 const MAX_DESCRIPTION_BYTES: usize = 1 << 20;
 /// The largest network file [`Network::load`] reads.
 pub const MAX_FILE_BYTES: u64 = (HEADER_BYTES
-    + BUCKET_BYTES
-    + weight_bytes(HIDDEN, MAX_BUCKETS)
+    + weight_bytes(HIDDEN)
     + MAX_DESCRIPTION_BYTES
     + CHECKSUM_BYTES) as u64;
 
-/// The weights and biases of a network of `width` hidden units and `buckets` buckets.
-const fn weight_bytes(width: usize, buckets: usize) -> usize {
-    2 * (INPUTS * width + width + 2 * buckets * 2 * width) + 4 * 2 * buckets
+/// The weights and biases of a network of `width` hidden units.
+const fn weight_bytes(width: usize) -> usize {
+    2 * (INPUTS * width + width + 2 * 2 * width) + 4 * 2
 }
 
-/// The CRC-32 a version 3 file ends with: of every byte before it.
+/// Whether files of `version` end with a checksum.
+pub(super) fn has_checksum(version: u16) -> bool {
+    matches!(version, VERSION_BUCKETS_CHECKED | VERSION)
+}
+
+/// Whether files of `version` have the bucket count and table.
+fn has_bucket_table(version: u16) -> bool {
+    matches!(version, VERSION_BUCKETS | VERSION_BUCKETS_CHECKED)
+}
+
+/// The CRC-32 a version 3 or 4 file ends with: of every byte before it.
 fn checksum(bytes: &[u8]) -> u32 {
     crc32fast::hash(bytes)
 }
@@ -95,8 +110,9 @@ pub enum NetError {
         /// The file's input count.
         inputs: usize,
     },
-    /// A bucket count out of range, or a table naming a bucket there is not.
-    Buckets(BucketError),
+    /// A version 2 or 3 file of several output buckets (the count it gives), or of one whose
+    /// table names another (count 1): this program reads one output layer per board size.
+    Buckets(u16),
     /// The file ends early, or goes on after the network.
     Length {
         /// Bytes the header says the file has.
@@ -115,7 +131,7 @@ pub enum NetError {
     NotRegular,
     /// Larger than any network file of this program's shape (the limit in bytes).
     TooLarge(u64),
-    /// A version 3 file whose CRC-32 does not match its bytes: damaged or cut short.
+    /// A version 3 or 4 file whose CRC-32 does not match its bytes: damaged or cut short.
     Checksum,
 }
 
@@ -125,13 +141,19 @@ impl fmt::Display for NetError {
             NetError::Magic => f.write_str("not a lielow network file (no LIELOWNN header)"),
             NetError::Version(v) => write!(
                 f,
-                "network format version {v}, this program reads {VERSION_ONE_BUCKET} to {VERSION}"
+                "network format version {v}, this program reads {VERSION_FIRST} to {VERSION}"
             ),
             NetError::Shape { hidden, inputs } => write!(
                 f,
                 "a network of {inputs} inputs and {hidden} hidden units; this program uses {INPUTS} and 1 to {HIDDEN}"
             ),
-            NetError::Buckets(error) => write!(f, "the network's output buckets: {error}"),
+            NetError::Buckets(1) => {
+                f.write_str("the network's bucket table names output buckets it does not have")
+            }
+            NetError::Buckets(count) => write!(
+                f,
+                "a network of {count} output buckets; this program reads one output layer per board size"
+            ),
             NetError::Length { expected, found } => {
                 write!(f, "the network file has {found} bytes where its header says {expected}")
             }
@@ -178,29 +200,27 @@ impl Reader<'_> {
     fn row(&mut self, lanes: &mut [i16], width: usize) {
         lanes[..width].iter_mut().for_each(|w| *w = self.i16());
     }
-    /// The weights and biases of a network of `width` hidden units with `buckets`, from the
-    /// input weights on (its scale, description and version are left for the caller).
-    fn weights(&mut self, buckets: Buckets, width: usize) -> Network {
+    /// The weights and biases of a network of `width` hidden units, from the input weights on
+    /// (its scale, description and version are left for the caller).
+    fn weights(&mut self, width: usize) -> Network {
         let mut input_weights = vec![[0i16; HIDDEN]; INPUTS];
         for row in &mut input_weights {
             self.row(row, width);
         }
         let mut hidden_bias = [0; HIDDEN];
         self.row(&mut hidden_bias, width);
-        let layers = 2 * buckets.count();
-        let mut output_weights: Vec<OutputWeights> = vec![[0; 2 * HIDDEN]; layers];
+        let mut output_weights: [OutputWeights; 2] = [[0; 2 * HIDDEN]; 2];
         for layer in &mut output_weights {
             let (ours, theirs) = layer.split_at_mut(HIDDEN);
             self.row(ours, width);
             self.row(theirs, width);
         }
-        let output_bias = (0..layers).map(|_| self.i32()).collect();
+        let output_bias = [self.i32(), self.i32()];
         Network {
             input_weights,
             hidden_bias,
             output_weights,
             output_bias,
-            buckets,
             width,
             scale: 1,
             description: String::new(),
@@ -241,14 +261,14 @@ impl Network {
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
         let body = match version {
-            VERSION => {
+            _ if has_checksum(version) => {
                 let end = bytes.len() - CHECKSUM_BYTES.min(bytes.len());
                 if end < HEADER_BYTES || checksum(&bytes[..end]).to_le_bytes() != bytes[end..] {
                     return Err(NetError::Checksum);
                 }
                 &bytes[..end]
             }
-            VERSION_ONE_BUCKET | VERSION_BUCKETS => bytes,
+            VERSION_FIRST | VERSION_BUCKETS => bytes,
             _ => return Err(NetError::Version(version)),
         };
         Network::parse(body, version).map_err(|error| match error {
@@ -261,8 +281,8 @@ impl Network {
         })
     }
 
-    /// The network in a file's bytes of `version` (a version 3 file's checksum checked and
-    /// cut off).
+    /// The network in a file's bytes of `version` (a version 3 or 4 file's checksum checked
+    /// and cut off).
     fn parse(bytes: &[u8], version: u16) -> Result<Network, NetError> {
         let mut reader = Reader { bytes, at: 10 };
         let width = usize::from(reader.u16());
@@ -283,60 +303,52 @@ impl Network {
             expected,
             found: bytes.len(),
         };
-        // The bucket count sits after the description: check that it is there before reading
-        // it, then the whole length.
-        let has_table = version != VERSION_ONE_BUCKET;
-        let buckets_count = if has_table {
+        // Versions 2 and 3's bucket count sits after the description: a network of several
+        // buckets is named as such before its length (which the count sets) is checked.
+        let table_bytes = if has_bucket_table(version) {
             let count_end = after_description.saturating_add(2);
             if bytes.len() < count_end {
                 return Err(length(count_end));
             }
             let count =
                 u16::from_le_bytes([bytes[after_description], bytes[after_description + 1]]);
-            let count = usize::from(count);
-            if !(1..=MAX_BUCKETS).contains(&count) {
-                return Err(NetError::Buckets(BucketError::Count(count)));
+            if count != 1 {
+                return Err(NetError::Buckets(count));
             }
-            count
+            BUCKET_BYTES
         } else {
-            1
+            0
         };
-        let bucket_bytes = if has_table { BUCKET_BYTES } else { 0 };
-        let expected = after_description
-            .saturating_add(bucket_bytes)
-            .saturating_add(weight_bytes(width, buckets_count));
+        let weights_at = after_description.saturating_add(table_bytes);
+        let expected = weights_at.saturating_add(weight_bytes(width));
         if bytes.len() != expected {
             return Err(length(expected));
         }
         let description = std::str::from_utf8(&bytes[HEADER_BYTES..after_description])
             .map_err(|_| NetError::Description)?
             .to_string();
-        reader.at = after_description;
-        let buckets = if has_table {
-            reader.at += 2;
-            let mut table = [[0; STACK_COUNTS]; 2];
-            for row in &mut table {
-                row.iter_mut().for_each(|b| *b = reader.take::<1>()[0]);
-            }
-            Buckets::from_table(buckets_count, table).map_err(NetError::Buckets)?
-        } else {
-            Buckets::SINGLE
-        };
-        let mut network = reader.weights(buckets, width);
+        // One bucket: the table names bucket 0 for every stack count.
+        let entries = bytes[after_description..weights_at]
+            .get(2..)
+            .unwrap_or_default();
+        if entries.iter().any(|&bucket| bucket != 0) {
+            return Err(NetError::Buckets(1));
+        }
+        reader.at = weights_at;
+        let mut network = reader.weights(width);
         network.scale = scale;
         network.description = description;
         network.version = version;
         Ok(network)
     }
 
-    /// The file's bytes, in version 3: its checksum last.
+    /// The file's bytes, in version 4: its checksum last.
     pub fn to_bytes(&self) -> Vec<u8> {
         let width = self.width;
         let mut out = Vec::with_capacity(
             HEADER_BYTES
                 + self.description.len()
-                + BUCKET_BYTES
-                + weight_bytes(width, self.buckets.count())
+                + weight_bytes(width)
                 + CHECKSUM_BYTES,
         );
         out.extend_from_slice(MAGIC);
@@ -346,8 +358,6 @@ impl Network {
         out.extend_from_slice(&self.scale.to_le_bytes());
         out.extend_from_slice(&(self.description.len() as u32).to_le_bytes());
         out.extend_from_slice(self.description.as_bytes());
-        out.extend_from_slice(&(self.buckets.count() as u16).to_le_bytes());
-        out.extend(self.buckets.table().iter().flatten());
         let mut row = |lanes: &[i16]| {
             lanes[..width]
                 .iter()
@@ -372,8 +382,8 @@ pub(super) mod tests {
     use super::super::network::EMBEDDED_BYTES;
     use super::*;
 
-    /// A version 3 file's bytes with its checksum made to match again, so that the checks
-    /// behind it are reached.
+    /// A version 3 or 4 file's bytes with its checksum made to match again, so that the
+    /// checks behind it are reached.
     pub(in super::super) fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
         let end = bytes.len() - CHECKSUM_BYTES;
         let sum = checksum(&bytes[..end]);
@@ -381,16 +391,21 @@ pub(super) mod tests {
         bytes
     }
 
-    /// A version 3 file's bytes as version 2 (no checksum) or, for a network of one bucket,
-    /// version 1 (no bucket table either): the files written before checksums.
-    pub(in super::super) fn unchecked(bytes: &[u8], version: u16) -> Vec<u8> {
+    /// A version 4 file's bytes as an older version writes the same network: version 1 (no
+    /// checksum), 2 (a one-bucket table, no checksum) or 3 (the table and the checksum).
+    pub(in super::super) fn older(bytes: &[u8], version: u16) -> Vec<u8> {
         let mut old = bytes[..bytes.len() - CHECKSUM_BYTES].to_vec();
         old[8..10].copy_from_slice(&version.to_le_bytes());
-        if version == VERSION_ONE_BUCKET {
+        if has_bucket_table(version) {
             let description = u32::from_le_bytes(old[20..24].try_into().unwrap()) as usize;
             let table = HEADER_BYTES + description;
-            assert_eq!(old[table..table + 2], [1, 0], "one bucket");
-            old.drain(table..table + BUCKET_BYTES);
+            let mut one_bucket = vec![0; BUCKET_BYTES];
+            one_bucket[0] = 1;
+            old.splice(table..table, one_bucket);
+        }
+        if has_checksum(version) {
+            old.extend_from_slice(&[0; CHECKSUM_BYTES]);
+            old = resealed(old);
         }
         old
     }
@@ -400,7 +415,6 @@ pub(super) mod tests {
         let net = Network::embedded();
         assert_eq!(net.to_bytes(), EMBEDDED_BYTES);
         assert!(!net.description().is_empty());
-        assert_eq!(net.buckets().count(), 1);
         // The shipped file proves itself whole.
         assert_eq!(net.file_version(), VERSION);
         assert!(net.checked());
@@ -420,7 +434,7 @@ pub(super) mod tests {
             "checksum mismatch: the network file is damaged or cut short"
         );
         // Unchecked, a cut file is found by its length.
-        let old = unchecked(&bytes, VERSION_ONE_BUCKET);
+        let old = older(&bytes, VERSION_FIRST);
         let cut = Network::from_bytes(&old[..old.len() - 1]).err();
         assert!(matches!(cut, Some(NetError::Length { .. })), "{cut:?}");
         let mut version = bytes.clone();
@@ -464,8 +478,8 @@ pub(super) mod tests {
     }
 
     /// The audit's case: the low byte of the output scale, flipped, loaded silently from a
-    /// file without a checksum (and still does from one: see `checked`); in version 3 it is
-    /// refused.
+    /// file without a checksum (and still does from one: see `checked`); in versions 3 and 4
+    /// it is refused.
     #[test]
     fn a_flipped_byte_of_the_scale_is_refused() {
         let bytes = Network::embedded().to_bytes();
@@ -475,10 +489,10 @@ pub(super) mod tests {
             Network::from_bytes(&flipped).err(),
             Some(NetError::Checksum)
         );
-        let old = unchecked(&flipped, VERSION_ONE_BUCKET);
+        let old = older(&flipped, VERSION_FIRST);
         let read = Network::from_bytes(&old).expect("nothing to check it against");
         assert!(!read.checked());
-        assert_eq!(read.file_version(), VERSION_ONE_BUCKET);
+        assert_eq!(read.file_version(), VERSION_FIRST);
         assert_eq!(read.scale(), Network::embedded().scale() ^ 1);
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! One hidden layer of [`HIDDEN`] clipped-linear units per point of view, fed by sparse inputs
 //! (one per stack: its square, height, owner and crown, [`features`]), and one output per board
-//! size and output bucket ([`Buckets`]: the stage of the game, by the stacks on the board). The search keeps the hidden sums of every position on its path in an
+//! size. The search keeps the hidden sums of every position on its path in an
 //! [`Accumulator`] stack and updates them move by move; the output is a dot product of
 //! 16-bit integers. The network is trained by `lielow train` (module `train`) from
 //! `lielow datagen` games; the shipped one is built into the binary and `EvalFile` loads
@@ -37,7 +37,6 @@
 //! `docs/results/search.md`, "Speed".
 
 mod accumulator;
-mod buckets;
 mod choice;
 mod delta;
 pub mod features;
@@ -49,7 +48,6 @@ mod stack;
 mod tests;
 
 pub use accumulator::Accumulator;
-pub use buckets::{BucketError, Buckets, MAX_BUCKETS, STACK_COUNTS};
 pub use choice::EvalChoice;
 pub use delta::Delta;
 pub use file::{NetError, MAX_FILE_BYTES, VERSION};

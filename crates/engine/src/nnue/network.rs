@@ -1,14 +1,12 @@
 //! The quantized network the search evaluates with (its file is module `file`).
 //!
 //! The float network the trainer fits is `y = b2 + w2 · clamp(b1 + Σ W1[input], 0, 1)` over both
-//! points of view, with one output layer (`w2`, `b2`) per board size and output bucket
-//! ([`Buckets`]); these are its weights rounded to integers at the scales `QA` and `QB`, so
+//! points of view, with one output layer (`w2`, `b2`) per board size; these are its weights rounded to integers at the scales `QA` and `QB`, so
 //! the search adds and multiplies 16-bit integers (which the x86-64-v3 build does 16 at a
 //! time) and the result differs from the float output only by rounding.
 
 use std::sync::{Arc, OnceLock};
 
-use super::buckets::Buckets;
 use crate::score::Score;
 use lielow_rules::board::BoardSize;
 
@@ -39,12 +37,10 @@ pub struct Network {
     /// `INPUTS` rows of `HIDDEN`.
     pub(super) input_weights: Vec<[i16; HIDDEN]>,
     pub(super) hidden_bias: [i16; HIDDEN],
-    /// One layer per board size and bucket: `layer(size, bucket) = size × buckets + bucket`,
-    /// 8x8 first.
-    pub(super) output_weights: Vec<OutputWeights>,
-    /// Indexed as `output_weights`.
-    pub(super) output_bias: Vec<i32>,
-    pub(super) buckets: Buckets,
+    /// One layer per board size, 8x8 first.
+    pub(super) output_weights: [OutputWeights; 2],
+    /// One per board size, as `output_weights`.
+    pub(super) output_bias: [i32; 2],
     /// Hidden units the file had (at most `HIDDEN`; the rest are zero): what
     /// [`Network::to_bytes`] writes back.
     pub(super) width: usize,
@@ -69,34 +65,21 @@ impl Network {
     }
 
     /// A network from quantized parts (the trainer's output): `output_weights` and
-    /// `output_bias` hold one layer per board size and bucket, 8x8's buckets first.
+    /// `output_bias` hold one layer per board size, 8x8's first.
     pub fn from_parts(
         input_weights: Vec<[i16; HIDDEN]>,
         hidden_bias: [i16; HIDDEN],
-        output_weights: Vec<OutputWeights>,
-        output_bias: Vec<i32>,
-        buckets: Buckets,
+        output_weights: [OutputWeights; 2],
+        output_bias: [i32; 2],
         scale: i32,
         description: String,
     ) -> Network {
         assert_eq!(input_weights.len(), INPUTS, "one row per input");
-        let layers = 2 * buckets.count();
-        assert_eq!(
-            output_weights.len(),
-            layers,
-            "one output layer per size and bucket"
-        );
-        assert_eq!(
-            output_bias.len(),
-            layers,
-            "one output bias per size and bucket"
-        );
         Network {
             input_weights,
             hidden_bias,
             output_weights,
             output_bias,
-            buckets,
             width: HIDDEN,
             scale: scale.max(1),
             description,
@@ -115,21 +98,16 @@ impl Network {
         self.version
     }
 
-    /// Whether its file proved itself whole: a version 3 file's CRC-32 matched its bytes.
+    /// Whether its file proved itself whole: a version 3 or 4 file's CRC-32 matched its bytes.
     /// Versions 1 and 2 carry no checksum, so a network read from one is unchecked (`eval`
     /// says so); one built from parts has no file to damage.
     pub fn checked(&self) -> bool {
-        self.version >= super::VERSION
+        super::file::has_checksum(self.version)
     }
 
     /// Centipawns per unit of the float output.
     pub fn scale(&self) -> i32 {
         self.scale
-    }
-
-    /// Which output layer evaluates which position.
-    pub fn buckets(&self) -> &Buckets {
-        &self.buckets
     }
 
     /// The input weights at the scale `QA`: one row of `HIDDEN` per input (what a trainer
@@ -143,28 +121,22 @@ impl Network {
         &self.hidden_bias
     }
 
-    /// The output layers' weights at the scale `QB`, one per board size and bucket (8x8 first).
-    pub fn output_weights(&self) -> &[OutputWeights] {
+    /// The output layers' weights at the scale `QB`, one per board size (8x8 first).
+    pub fn output_weights(&self) -> &[OutputWeights; 2] {
         &self.output_weights
     }
 
     /// The output layers' biases at the scale `QA × QB`, indexed as [`Network::output_weights`].
-    pub fn output_bias(&self) -> &[i32] {
+    pub fn output_bias(&self) -> &[i32; 2] {
         &self.output_bias
     }
 
     /// The output, in centipawns for the side to move, from the hidden sums seen by the side
-    /// to move (`ours`) and by the other side (`theirs`) on a board of `size` with `stacks`
-    /// stacks (both sides'; at most 81), which choose the output layer.
+    /// to move (`ours`) and by the other side (`theirs`) on a board of `size`, which chooses
+    /// the output layer.
     #[inline(always)]
-    pub fn output(
-        &self,
-        ours: &[i16; HIDDEN],
-        theirs: &[i16; HIDDEN],
-        size: BoardSize,
-        stacks: usize,
-    ) -> i32 {
-        let layer = self.buckets.layer(size, stacks);
+    pub fn output(&self, ours: &[i16; HIDDEN], theirs: &[i16; HIDDEN], size: BoardSize) -> i32 {
+        let layer = usize::from(size == BoardSize::Nine);
         let weights = &self.output_weights[layer];
         let sum = activated_dot(ours, &weights[..HIDDEN])
             + activated_dot(theirs, &weights[HIDDEN..])

@@ -1,16 +1,15 @@
 //! The update paths against a refresh: the move's own delta against the comparison of every
 //! stack, and the lazy stack of the search, evaluated at random plies, against a refresh of
-//! every position, on random games of both sizes, with the shipped network and random ones of
-//! one and several output buckets; the evaluation against a recomputation from the weights;
-//! and files of every version and narrower widths through writing and reading, every damaged
-//! byte of a version 3 file refused.
+//! every position, on random games of both sizes, with the shipped network and random ones;
+//! the evaluation against a recomputation from the weights; and files of every version and
+//! narrower widths through writing and reading, every damaged byte of a version 4 file
+//! refused.
 //! (The kernels against their reference are in `rows`; a build for another target runs these
 //! same tests on its own vectors: see the module docs.)
 
-use super::file::tests::{resealed, unchecked};
+use super::file::tests::{older, resealed};
 use super::{
-    Accumulator, AccumulatorStack, BucketError, Buckets, Delta, NetError, Network, HIDDEN, INPUTS,
-    QA, QB, VERSION,
+    Accumulator, AccumulatorStack, Delta, NetError, Network, HIDDEN, INPUTS, QA, QB, VERSION,
 };
 use crate::score::Score;
 use lielow_rules::board::{BoardSize, Side};
@@ -33,26 +32,22 @@ fn random_game(size: BoardSize, rng: &mut StdRng) -> Vec<(Option<Move>, Position
     line
 }
 
-/// A network of random weights and `buckets` even output buckets: `spread` is the largest
-/// weight, so a large one makes the sums wrap around `i16`, which every path must do the same
-/// way.
-fn random_network(seed: u64, spread: i16, buckets: usize) -> Network {
+/// A network of random weights: `spread` is the largest weight, so a large one makes the sums
+/// wrap around `i16`, which every path must do the same way.
+fn random_network(seed: u64, spread: i16) -> Network {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut weight = || rng.gen_range(-spread..=spread);
     let input_weights = (0..INPUTS)
         .map(|_| std::array::from_fn(|_| weight()))
         .collect();
     let hidden_bias = std::array::from_fn(|_| weight());
-    let output_weights = (0..2 * buckets)
-        .map(|_| std::array::from_fn(|_| weight()))
-        .collect();
-    let output_bias = (0..2 * buckets as i32).map(|i| 7 - 5 * i).collect();
+    let output_weights = std::array::from_fn(|_| std::array::from_fn(|_| weight()));
+    let output_bias = [7, -5];
     Network::from_parts(
         input_weights,
         hidden_bias,
         output_weights,
         output_bias,
-        Buckets::even(buckets).unwrap(),
         100,
         "random".into(),
     )
@@ -61,10 +56,9 @@ fn random_network(seed: u64, spread: i16, buckets: usize) -> Network {
 fn networks() -> Vec<Network> {
     vec![
         (*Network::embedded()).clone(),
-        random_network(1, 40, 1),
-        random_network(2, i16::MAX, 1),
-        random_network(3, 40, 4),
-        random_network(4, i16::MAX, 16),
+        random_network(1, 40),
+        random_network(2, i16::MAX),
+        random_network(3, 40),
     ]
 }
 
@@ -176,7 +170,7 @@ fn the_lazy_stack_evaluates_every_ply_as_a_refresh_does() {
 /// must not reuse the sums computed for the old line below it.
 #[test]
 fn a_new_line_from_a_shallower_ply_forgets_the_old_one() {
-    let net = random_network(4, 60, 3);
+    let net = random_network(4, 60);
     let start = Position::start(BoardSize::Eight);
     let moves = start.legal_moves();
     let mut stack = AccumulatorStack::new(4);
@@ -196,20 +190,13 @@ fn a_new_line_from_a_shallower_ply_forgets_the_old_one() {
 }
 
 /// The evaluation computed from the weights alone, in `i32` (no wrapping: the weights must be
-/// small), with the bucket worked out from the documented formula and every input from its
-/// documented index, none of the engine's paths shared.
+/// small), with every input worked out from its documented index, none of the engine's paths
+/// shared.
 fn recomputed(net: &Network, position: &Position) -> i32 {
     let size = position.size();
     let n = size.n();
-    let buckets = net.buckets.count();
-    let stacks = position.all_stacks().count() as usize;
-    let start = match size {
-        BoardSize::Eight => 16,
-        BoardSize::Nine => 36,
-    };
-    let bucket = ((stacks.max(1) - 1) * buckets / start).min(buckets - 1);
     let nine = usize::from(size == BoardSize::Nine);
-    let layer = nine * buckets + bucket;
+    let layer = nine;
     let mover = position.side_to_move();
     let mut sum = net.output_bias[layer];
     for (half, viewer) in [mover, mover.opponent()].into_iter().enumerate() {
@@ -239,25 +226,20 @@ fn recomputed(net: &Network, position: &Position) -> i32 {
 }
 
 #[test]
-fn the_evaluation_with_buckets_equals_a_recomputation_from_the_weights() {
+fn the_evaluation_equals_a_recomputation_from_the_weights() {
     let mut rng = StdRng::seed_from_u64(34);
-    for buckets in [1, 3, 16] {
-        let net = random_network(10 + buckets as u64, 40, buckets);
+    for seed in [11, 13] {
+        let net = random_network(seed, 40);
         for size in [BoardSize::Eight, BoardSize::Nine] {
-            let mut seen = vec![false; buckets];
-            for _ in 0..6 {
+            for _ in 0..3 {
                 for (_, position) in random_game(size, &mut rng) {
                     assert_eq!(
                         net.evaluate_position(&position),
                         recomputed(&net, &position),
-                        "{buckets} buckets: {position}"
+                        "network {seed}: {position}"
                     );
-                    seen[net.buckets.of_position(&position)] = true;
                 }
             }
-            // The games reach more than one stage, so a wrong layer would have shown.
-            let stages = seen.iter().filter(|&&seen| seen).count();
-            assert!(stages >= buckets.min(2), "{buckets} buckets: {seen:?}");
         }
     }
     let shipped = Network::embedded();
@@ -285,42 +267,40 @@ fn assert_same_play(a: &Network, b: &Network) {
 }
 
 #[test]
-fn a_network_of_any_buckets_round_trips_as_version_3_and_old_versions_still_read() {
-    for (buckets, old_version) in [(5, 2), (1, 2), (1, 1)] {
-        let net = random_network(5 + buckets as u64, 200, buckets);
-        let bytes = net.to_bytes();
-        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION, "version");
-        let read = Network::from_bytes(&bytes).unwrap();
-        assert_eq!(read.to_bytes(), bytes);
-        assert_eq!(read.buckets(), net.buckets());
-        assert!(read.checked());
-        assert_same_play(&read, &net);
-        // The same network in a file of before checksums: read, unchecked, the same play,
-        // and written back as version 3.
-        let old = Network::from_bytes(&unchecked(&bytes, old_version)).unwrap();
+fn a_network_round_trips_as_version_4_and_old_versions_still_read() {
+    let net = random_network(6, 200);
+    let bytes = net.to_bytes();
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION, "version");
+    let read = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(read.to_bytes(), bytes);
+    assert!(read.checked());
+    assert_same_play(&read, &net);
+    // The same network in the files of before: read (checked where they carry a checksum),
+    // the same play, and written back as version 4.
+    for old_version in [1, 2, 3] {
+        let old = Network::from_bytes(&older(&bytes, old_version)).unwrap();
         assert_eq!(old.file_version(), old_version);
-        assert!(!old.checked());
-        assert_eq!(old.buckets(), net.buckets());
+        assert_eq!(old.checked(), old_version == 3, "version {old_version}");
         assert_same_play(&old, &net);
         assert_eq!(old.to_bytes(), bytes);
     }
 }
 
 /// CRC-32 sees every error within 32 consecutive bits, so every change to one byte: the
-/// magic and the version are checked before it (a version flipped to 1 or 2 then finds the
-/// file 4 or 170 bytes too long), every later byte is covered by it, the checksum itself
-/// included. Each byte of a narrow network's file is flipped by four patterns (one bit, the
-/// top bit, all bits, and a value that differs from byte to byte, so that every pattern is
-/// tried somewhere), every cut and every extra byte is refused; the shipped file's header,
-/// description, table, ends and every 997th weight byte too.
+/// magic and the version are checked before it (a version that names another known one is
+/// refused too, below), every later byte is covered by it, the checksum itself included. Each
+/// byte of a narrow network's file is flipped by four patterns (one bit, the top bit, all
+/// bits, and a value that differs from byte to byte, so that every pattern is tried
+/// somewhere), every cut and every extra byte is refused; the shipped file's header,
+/// description, ends and every 997th weight byte too.
 #[test]
-fn every_damaged_byte_of_a_version_3_file_is_refused() {
-    let mut net = random_network(9, 300, 2);
+fn every_damaged_byte_of_a_version_4_file_is_refused() {
+    let mut net = random_network(9, 300);
     net.width = 1;
     let shipped = Network::embedded().to_bytes();
     for bytes in [net.to_bytes(), shipped] {
         let description = u32::from_le_bytes(bytes[20..24].try_into().unwrap()) as usize;
-        let weights_at = 24 + description + 2 + 2 * 82;
+        let weights_at = 24 + description;
         let positions: Vec<usize> = if bytes.len() < 100_000 {
             (0..bytes.len()).collect()
         } else {
@@ -337,7 +317,7 @@ fn every_damaged_byte_of_a_version_3_file_is_refused() {
                 match at {
                     0..=7 => assert_eq!(error, Some(NetError::Magic), "byte {at}"),
                     8..=9 => assert!(
-                        matches!(error, Some(NetError::Version(_) | NetError::Length { .. })),
+                        matches!(error, Some(NetError::Version(_))),
                         "byte {at} ^ {pattern:#x}: {error:?}"
                     ),
                     _ => assert_eq!(error, Some(NetError::Checksum), "byte {at} ^ {pattern:#x}"),
@@ -360,52 +340,48 @@ fn every_damaged_byte_of_a_version_3_file_is_refused() {
                 assert_eq!(Network::from_bytes(&longer).err(), Some(NetError::Checksum));
             }
         }
+        // Relabelled as an older version: a checksum that no longer matches (version 3), or
+        // checksum bytes where none belong (1), or weights where a bucket count belongs (2).
+        for version in [1u16, 2, 3] {
+            let mut relabelled = bytes.clone();
+            relabelled[8..10].copy_from_slice(&version.to_le_bytes());
+            let error = Network::from_bytes(&relabelled).err();
+            assert!(error.is_some(), "version {version}");
+        }
     }
 }
 
-/// The bucket count and table are checked in files of before checksums, and under a matching
-/// checksum; cut short, a version 2 file is found by its length.
+/// Versions 2 and 3 are read when they hold one output bucket: a file of several (networks
+/// no longer made), or whose table names a bucket but the first, is refused with the reason,
+/// under a matching checksum too; cut short, a version 2 file is found by its length.
 #[test]
-fn files_with_bad_buckets_or_cut_short_are_refused() {
-    let net = random_network(7, 200, 3);
-    let bytes = unchecked(&net.to_bytes(), 2);
+fn old_files_of_several_buckets_or_cut_short_are_refused() {
+    let net = random_network(7, 200);
     let count_at = 24 + net.description().len();
-    let with_count = |count: u16, seal: bool| {
-        let mut bytes = if seal { net.to_bytes() } else { bytes.clone() };
-        bytes[count_at..count_at + 2].copy_from_slice(&count.to_le_bytes());
-        Network::from_bytes(&if seal { resealed(bytes) } else { bytes }).err()
-    };
-    for seal in [false, true] {
-        for count in [0, 17, u16::MAX] {
-            let error = with_count(count, seal).expect("refused");
-            assert_eq!(
-                error,
-                NetError::Buckets(BucketError::Count(count.into())),
-                "{count}"
-            );
-            assert_eq!(
-                error.to_string(),
-                format!(
-                    "the network's output buckets: {count} output buckets; a network has 1 to 16"
-                )
-            );
+    for version in [2, 3] {
+        let bytes = older(&net.to_bytes(), version);
+        let changed = |at: usize, value: u8| {
+            let mut bytes = bytes.clone();
+            bytes[at] = value;
+            let bytes = if version == 3 { resealed(bytes) } else { bytes };
+            Network::from_bytes(&bytes).err()
+        };
+        for count in [0, 4, 255] {
+            let error = changed(count_at, count).expect("refused");
+            assert_eq!(error, NetError::Buckets(count.into()), "{count}");
         }
-        // A count the rest of the file does not match.
-        assert!(matches!(with_count(4, seal), Some(NetError::Length { .. })));
-    }
-    // A table naming a bucket beyond the count.
-    let mut bad_entry = bytes.clone();
-    bad_entry[count_at + 2 + 10] = 3;
-    let mut sealed = net.to_bytes();
-    sealed[count_at + 2 + 10] = 3;
-    for bad in [bad_entry, resealed(sealed)] {
-        let error = Network::from_bytes(&bad).err().expect("refused");
+        assert_eq!(
+            NetError::Buckets(4).to_string(),
+            "a network of 4 output buckets; this program reads one output layer per board size"
+        );
+        let error = changed(count_at + 2 + 10, 3).expect("refused");
         assert_eq!(
             error.to_string(),
-            "the network's output buckets: the bucket of 10 stacks on 8x8 is 3, but the network has 3 buckets"
+            "the network's bucket table names output buckets it does not have"
         );
     }
     // Cut anywhere: in the count, in the table, in the weights, or by a byte at the end.
+    let bytes = older(&net.to_bytes(), 2);
     for cut in [
         count_at + 1,
         count_at + 50,
@@ -431,7 +407,7 @@ fn files_with_bad_buckets_or_cut_short_are_refused() {
 #[test]
 fn a_narrower_network_file_plays_the_same_and_writes_back_narrow() {
     const NARROW: usize = 16;
-    let mut net = random_network(8, 300, 2);
+    let mut net = random_network(8, 300);
     for row in net.input_weights.iter_mut() {
         row[NARROW..].fill(0);
     }
