@@ -45,14 +45,14 @@ pub const SPREAD_CAP: i32 = 100;
 /// (2,200 in all; `docs/results/levels.md` has the intervals). `UCI_Elo` takes
 /// `LADDER[0].1 ..= LADDER[last].1` and is interpolated linearly between the rungs.
 pub const LADDER: [(u32, u32); 8] = [
-    (0, 818),
-    (3, 1322),
-    (6, 1912),
-    (9, 2146),
-    (12, 2340),
-    (15, 2525),
-    (18, 2693),
-    (20, 3235),
+    (0, 840),
+    (3, 1362),
+    (6, 1904),
+    (9, 2210),
+    (12, 2373),
+    (15, 2540),
+    (18, 2716),
+    (20, 3148),
 ];
 
 /// The lowest `UCI_Elo` (level 0's).
