@@ -154,13 +154,7 @@ fn train_in_pool(args: &TrainArgs, target: Target) -> Result<(), TrainError> {
     }
     bar.clear();
 
-    let description = description(
-        args,
-        &origin,
-        &data,
-        validation_loss,
-        hand_set,
-    );
+    let description = description(args, &origin, &data, validation_loss, hand_set);
     let network = trainer.model.quantize(args.scale, description);
     output.write(&network.to_bytes())?;
     output.commit()?;

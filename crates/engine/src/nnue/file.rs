@@ -70,11 +70,10 @@ const CHECKSUM_BYTES: usize = 4;
 /// The longest description [`Network::load`] reads (the trainer's names its settings and data
 /// files in a few hundred bytes).
 const MAX_DESCRIPTION_BYTES: usize = 1 << 20;
-/// The largest network file [`Network::load`] reads.
-pub const MAX_FILE_BYTES: u64 = (HEADER_BYTES
-    + weight_bytes(HIDDEN)
-    + MAX_DESCRIPTION_BYTES
-    + CHECKSUM_BYTES) as u64;
+/// The largest network file [`Network::load`] reads (a version 3 file, with its bucket table).
+pub const MAX_FILE_BYTES: u64 =
+    (HEADER_BYTES + BUCKET_BYTES + weight_bytes(HIDDEN) + MAX_DESCRIPTION_BYTES + CHECKSUM_BYTES)
+        as u64;
 
 /// The weights and biases of a network of `width` hidden units.
 const fn weight_bytes(width: usize) -> usize {
@@ -346,10 +345,7 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let width = self.width;
         let mut out = Vec::with_capacity(
-            HEADER_BYTES
-                + self.description.len()
-                + weight_bytes(width)
-                + CHECKSUM_BYTES,
+            HEADER_BYTES + self.description.len() + weight_bytes(width) + CHECKSUM_BYTES,
         );
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
