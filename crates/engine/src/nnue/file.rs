@@ -109,9 +109,11 @@ pub enum NetError {
         /// The file's input count.
         inputs: usize,
     },
-    /// A version 2 or 3 file of several output buckets (the count it gives), or of one whose
-    /// table names another (count 1): this program reads one output layer per board size.
+    /// A version 2 or 3 file of another number of output buckets than one (the count it
+    /// gives): this program reads one output layer per board size.
     Buckets(u16),
+    /// A version 2 or 3 file of one bucket whose table names another.
+    BucketTable,
     /// The file ends early, or goes on after the network.
     Length {
         /// Bytes the header says the file has.
@@ -146,7 +148,7 @@ impl fmt::Display for NetError {
                 f,
                 "a network of {inputs} inputs and {hidden} hidden units; this program uses {INPUTS} and 1 to {HIDDEN}"
             ),
-            NetError::Buckets(1) => {
+            NetError::BucketTable => {
                 f.write_str("the network's bucket table names output buckets it does not have")
             }
             NetError::Buckets(count) => write!(
@@ -331,7 +333,7 @@ impl Network {
             .get(2..)
             .unwrap_or_default();
         if entries.iter().any(|&bucket| bucket != 0) {
-            return Err(NetError::Buckets(1));
+            return Err(NetError::BucketTable);
         }
         reader.at = weights_at;
         let mut network = reader.weights(width);
